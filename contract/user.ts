@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+export const roles = ['superuser', 'admin', 'user'] as const;
+export const role = z.enum(roles);
+export type Role = z.infer<typeof role>;
+
+export const userStatus = z.enum(['active', 'inactive']);
+export type UserStatus = z.infer<typeof userStatus>;
+
+/** Package names a subscription can carry; `free` is the default when none applies. */
+export const DEFAULT_PACKAGE = 'free';
+
+export const user = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role,
+  status: userStatus,
+  verified: z.boolean(),
+  package_name: z.string(),
+  image_url: z.string().nullable(),
+  department_id: z.string().nullable(),
+  unit_id: z.string().nullable(),
+  client_id: z.string().nullable(),
+});
+export type User = z.infer<typeof user>;

@@ -1,0 +1,58 @@
+import { defineConfig, devices } from '@playwright/test';
+
+// Local runs start the real server on a fresh data directory with the demo seed. QA points the same suite at
+// staging with E2E_BASE_URL (and E2E_PASSWORD for the demo-style accounts there); then no server is started.
+const port = Number(process.env.E2E_PORT ?? 8181);
+const external = process.env.E2E_BASE_URL;
+const baseURL = external ?? `http://127.0.0.1:${port}`;
+const dataDir = 'test-results/e2e-data';
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  outputDir: 'test-results/e2e-artifacts',
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: 0,
+  forbidOnly: true,
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: external
+    ? undefined
+    : {
+        command: `rm -rf ${dataDir} && tsx server/main.ts`,
+        url: `${baseURL}/api/v1/health`,
+        reuseExistingServer: false,
+        timeout: 60_000,
+        stdout: 'pipe',
+        env: {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          STATIC_DIR: 'dist',
+          PUBLIC_URL: baseURL,
+          DEMO_PASSWORD: process.env.E2E_PASSWORD ?? 'demo-e2e-password',
+          LOGIN_RATE_LIMIT_PER_IP: '10000',
+          LOGIN_RATE_LIMIT_PER_EMAIL: '10000',
+          RESET_RATE_LIMIT_PER_IP: '10000',
+          RESET_RATE_LIMIT_PER_EMAIL: '10000',
+          LOG_LEVEL: 'warn',
+        },
+      },
+});

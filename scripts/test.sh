@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `npm test`: every suite, in order, none skipped silently. Each suite runs even when an earlier one failed, so
+# one run shows every failure; the last line sums the tests of all suites and the exit code says pass or fail.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p test-results
+rm -f test-results/*.json
+failed_steps=()
+
+step() {
+  local name="$1"; shift
+  echo
+  echo "=== $name: $*"
+  if ! "$@"; then failed_steps+=("$name"); fi
+}
+
+CHROME_PATH="$(bash scripts/find-chromium.sh)" || { echo "npm test: no Chromium, cannot run the browser tests." >&2; exit 1; }
+export CHROME_PATH
+
+step "typecheck" npx tsc --noEmit -p tsconfig.json
+step "lint" npx eslint . --max-warnings 0
+step "unit+model" npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=test-results/vitest-unit.json
+step "server (SQLite)" env TEST_DB=sqlite npx vitest run --project server --reporter=default --reporter=json --outputFile.json=test-results/vitest-server-sqlite.json
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  step "server (PostgreSQL)" env TEST_DB=postgres npx vitest run --project server --reporter=default --reporter=json --outputFile.json=test-results/vitest-server-postgres.json
+else
+  echo
+  echo "=== server (PostgreSQL): not run — set TEST_DATABASE_URL=postgres://... to run the server suite on PostgreSQL too"
+fi
+step "build" npx vite build --logLevel warn
+step "e2e (Chromium)" env PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/playwright.json npx playwright test --reporter=list,json
+
+echo
+node scripts/test-summary.mjs "${failed_steps[@]+"${failed_steps[@]}"}"
+[ ${#failed_steps[@]} -eq 0 ]

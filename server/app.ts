@@ -1,0 +1,79 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { API_PREFIX } from '../contract/api-paths';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import type { Database } from './db/database';
+import { createAuthGuards } from './http/auth';
+import { installJsonParser } from './http/body';
+import { installErrorHandler } from './http/errors';
+import { isLoggerInstance, loggerOptions, type AppLogger } from './http/logger';
+import { registerSecurityHeaders } from './http/security';
+import { registerSpa } from './http/spa';
+import { authRoutes } from './routes/auth';
+import { departmentRoutes } from './routes/departments';
+import { ssoRoutes } from './routes/sso';
+import { userRoutes } from './routes/users';
+import { createBackgroundTasks } from './services/background';
+import { resolveJwtSecret } from './services/jwt-secret';
+import { createMailer, type Mailer } from './services/mailer';
+import { createSqlRateLimitStore, type RateLimitStore } from './services/rate-limit';
+import { createTokenService } from './services/tokens';
+
+export interface BuildAppOptions {
+  config: Config;
+  /** Migrated already; owned by the caller (not destroyed on close). */
+  db: Kysely<Database>;
+  mailer?: Mailer;
+  rateLimits?: RateLimitStore;
+  /** false: silent; an options object: merged with the redaction rules; a logger instance: used as is. */
+  logger?: AppLogger;
+}
+
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, db } = opts;
+  const logger = opts.logger ?? true;
+  const serverOptions = {
+    trustProxy: config.trustProxy,
+    // Tokens and ids in URLs are longer than Fastify's default of 100.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  };
+  const app: FastifyInstance = isLoggerInstance(logger)
+    ? Fastify({ ...serverOptions, loggerInstance: logger })
+    : Fastify({
+        ...serverOptions,
+        logger: logger === false ? false : loggerOptions(config.logLevel, logger === true ? {} : logger),
+      });
+
+  const ctx: AppContext = {
+    config,
+    db,
+    tokens: createTokenService(resolveJwtSecret(config), config.accessTokenTtlSeconds),
+    mailer: opts.mailer ?? createMailer(config),
+    rateLimits: opts.rateLimits ?? createSqlRateLimitStore(db),
+    background: createBackgroundTasks(app.log),
+  };
+  const guards = createAuthGuards(db, ctx.tokens);
+
+  app.decorateRequest('auth', null);
+  installErrorHandler(app);
+  installJsonParser(app);
+  await registerSecurityHeaders(app);
+
+  await app.register(
+    async (api) => {
+      await authRoutes(api, ctx);
+      await ssoRoutes(api, ctx);
+      await userRoutes(api, ctx, guards);
+      await departmentRoutes(api, ctx, guards);
+    },
+    { prefix: API_PREFIX },
+  );
+  await registerSpa(app, config.staticDir);
+
+  app.addHook('onClose', async () => {
+    await ctx.background.drain();
+    ctx.mailer.close();
+  });
+  return app;
+}

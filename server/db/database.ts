@@ -1,0 +1,108 @@
+/**
+ * Row types as stored. Conventions that hold on SQLite and PostgreSQL alike:
+ * ids are text UUIDs, timestamps are ISO-8601 UTC text (they sort lexicographically),
+ * booleans are integers 0/1 (repositories map them), JSON is text.
+ */
+export type IsoTimestamp = string;
+export type IntBool = 0 | 1;
+
+export interface ClientsTable {
+  id: string;
+  client_name: string;
+  email: string | null;
+  phone: string | null;
+  origin: string | null;
+  status: 'active' | 'inactive' | 'pending';
+  auth_type: string;
+  client_type: string;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+export interface PackagesTable {
+  id: string;
+  type: string;
+  /** JSON array of feature names. */
+  features: string;
+  created_at: IsoTimestamp;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  client_id: string;
+  package_id: string;
+  max_users: number;
+  fair_use: number;
+  start_date: IsoTimestamp;
+  expire_date: IsoTimestamp;
+  created_at: IsoTimestamp;
+}
+
+export interface DepartmentsTable {
+  id: string;
+  client_id: string;
+  name: string;
+  created_at: IsoTimestamp;
+}
+
+export interface UnitsTable {
+  id: string;
+  department_id: string;
+  name: string;
+}
+
+export interface UsersTable {
+  id: string;
+  /** Null for the platform-level superuser. */
+  client_id: string | null;
+  name: string;
+  /** Always stored lower-cased, so the unique index is case-insensitive. */
+  email: string;
+  password_hash: string | null;
+  role: 'superuser' | 'admin' | 'user';
+  status: 'active' | 'inactive';
+  verified: IntBool;
+  image_url: string | null;
+  department_id: string | null;
+  unit_id: string | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  user_id: string;
+  family_id: string;
+  token_hash: string;
+  created_at: IsoTimestamp;
+  expires_at: IsoTimestamp;
+  used_at: IsoTimestamp | null;
+  revoked_at: IsoTimestamp | null;
+}
+
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  expires_at: IsoTimestamp;
+  used_at: IsoTimestamp | null;
+  created_at: IsoTimestamp;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  window_start: IsoTimestamp;
+}
+
+export interface Database {
+  clients: ClientsTable;
+  packages: PackagesTable;
+  subscriptions: SubscriptionsTable;
+  departments: DepartmentsTable;
+  units: UnitsTable;
+  users: UsersTable;
+  refresh_tokens: RefreshTokensTable;
+  password_resets: PasswordResetsTable;
+  rate_limits: RateLimitsTable;
+}

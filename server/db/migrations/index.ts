@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as foundation from './2026-11-22-01-foundation';
+
+/** Every migration, in order. Listed by hand: no filesystem glob, so bundlers and tsx see them all. */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22-01-foundation': foundation,
+};

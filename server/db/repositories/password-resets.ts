@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, PasswordResetsTable } from '../database';
+import { isoNow } from '../timestamps';
+
+export type PasswordResetRecord = Selectable<PasswordResetsTable>;
+
+export async function insertPasswordReset(
+  db: Kysely<Database>,
+  reset: { user_id: string; token_hash: string; expires_at: string },
+): Promise<PasswordResetRecord> {
+  const row: PasswordResetRecord = { id: randomUUID(), ...reset, used_at: null, created_at: isoNow() };
+  await db.insertInto('password_resets').values(row).execute();
+  return row;
+}
+
+export async function findPasswordResetByHash(db: Kysely<Database>, tokenHash: string): Promise<PasswordResetRecord | undefined> {
+  return db.selectFrom('password_resets').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Single use: false when the token was already used (e.g. a concurrent request won). */
+export async function markPasswordResetUsed(db: Kysely<Database>, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable('password_resets')
+    .set({ used_at: isoNow() })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -1,0 +1,33 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../database';
+
+/**
+ * Counts one hit for `key` in a fixed window, atomically (a single upsert, so concurrent
+ * instances sharing the database count correctly). A window older than `windowMs` restarts at 1.
+ */
+export async function hitRateLimit(
+  db: Kysely<Database>,
+  key: string,
+  now: Date,
+  windowMs: number,
+): Promise<{ count: number; windowStart: string }> {
+  const nowIso = now.toISOString();
+  const expiredBefore = new Date(now.getTime() - windowMs).toISOString();
+  const row = await db
+    .insertInto('rate_limits')
+    .values({ key, count: 1, window_start: nowIso })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        count: sql<number>`case when rate_limits.window_start <= ${expiredBefore} then 1 else rate_limits.count + 1 end`,
+        window_start: sql<string>`case when rate_limits.window_start <= ${expiredBefore} then ${nowIso} else rate_limits.window_start end`,
+      }),
+    )
+    .returning(['count', 'window_start'])
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), windowStart: row.window_start };
+}
+
+/** Housekeeping: rows whose window ended before `before` carry no information any more. */
+export async function deleteExpiredRateLimits(db: Kysely<Database>, before: string): Promise<void> {
+  await db.deleteFrom('rate_limits').where('window_start', '<', before).execute();
+}

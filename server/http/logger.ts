@@ -1,0 +1,55 @@
+import type { FastifyBaseLogger, FastifyRequest, FastifyServerOptions } from 'fastify';
+
+/** Fastify's logger options (pino's, plus `stream`). */
+export type AppLoggerOptions = Exclude<NonNullable<FastifyServerOptions['logger']>, boolean> & {
+  stream?: { write(msg: string): void };
+};
+export type AppLogger = boolean | AppLoggerOptions | FastifyBaseLogger;
+
+/** Secrets never reach a log line, whatever a handler passes to the logger. */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'authorization',
+  'password',
+  'new_password',
+  'password_hash',
+  'access_token',
+  'refresh_token',
+  'token',
+  '*.password',
+  '*.new_password',
+  '*.password_hash',
+  '*.access_token',
+  '*.refresh_token',
+  '*.token',
+  '*.authorization',
+];
+
+/** Paths whose last segment is a credential (reset and activation links, share ids are not secrets). */
+const SECRET_PATH = /^(\/(?:reset-password|activate)\/)[^/?#]+/;
+
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_PATH, '$1[redacted]');
+}
+
+export function loggerOptions(level: string, overrides: AppLoggerOptions = {}): AppLoggerOptions {
+  return {
+    level,
+    ...overrides,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: {
+      req: (req: FastifyRequest) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        host: req.host,
+        remoteAddress: req.ip,
+      }),
+    },
+  };
+}
+
+export function isLoggerInstance(value: AppLogger | undefined): value is FastifyBaseLogger {
+  return typeof value === 'object' && value !== null && typeof (value as FastifyBaseLogger).info === 'function';
+}

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { API_PREFIX } from '../../contract/api-paths';
+import { errorBody } from './errors';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+/** Files the service worker and the browser must re-check on every load, served from the root. */
+const ROOT_WORKER_FILE = /^(sw\.js|workbox-[\w.-]+\.js|registerSW\.js)$/;
+
+export function isApiPath(url: string): boolean {
+  return url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`) || url.startsWith('/api/');
+}
+
+function setCacheHeaders(reply: FastifyReply, root: string, filePath: string): void {
+  const rel = path.relative(root, filePath).split(path.sep).join('/');
+  if (rel.startsWith('assets/')) {
+    reply.header('Cache-Control', IMMUTABLE);
+    return;
+  }
+  reply.header('Cache-Control', REVALIDATE);
+  if (ROOT_WORKER_FILE.test(rel)) reply.header('Service-Worker-Allowed', '/');
+}
+
+/**
+ * Serves the built SPA: files from STATIC_DIR, and index.html for any other GET outside /api (history fallback).
+ * Unknown /api paths answer a JSON 404.
+ */
+export async function registerSpa(app: FastifyInstance, staticDir: string): Promise<void> {
+  const root = path.resolve(staticDir);
+  const hasIndex = fs.existsSync(path.join(root, 'index.html'));
+
+  if (hasIndex) {
+    await app.register(fastifyStatic, {
+      root,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => setCacheHeaders(reply, root, filePath),
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    if (isApiPath(url)) {
+      return reply.code(404).send(errorBody('Not found'));
+    }
+    const method = request.method;
+    // Missing hashed assets must stay 404: answering HTML for a script breaks the page in confusing ways.
+    if (!hasIndex || (method !== 'GET' && method !== 'HEAD') || url.startsWith('/assets/')) {
+      const hint = hasIndex ? 'Not found' : `The web app is not built yet: run \`npm run build\` (looked in ${root}).`;
+      return reply.code(404).type('text/plain; charset=utf-8').send(hint);
+    }
+    reply.header('Cache-Control', REVALIDATE);
+    return reply.sendFile('index.html');
+  });
+}

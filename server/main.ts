@@ -1,0 +1,74 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createDb } from './db/create-db';
+import { migrateToLatest } from './db/migrate';
+import { deleteExpiredRateLimits } from './db/repositories/rate-limits';
+import { seedDemoData, type SeedResult } from './services/seed';
+
+const HOUR_MS = 3_600_000;
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+function printBanner(config: Config, address: string, seed: SeedResult): void {
+  const lines = [`Tanya is listening on ${address} (public URL ${config.publicUrl})`];
+  if (seed.seeded) {
+    lines.push('Demo data created. Accounts:');
+    for (const a of seed.accounts) lines.push(`  ${a.email.padEnd(22)} ${a.role.padEnd(10)} ${a.name}`);
+    lines.push(
+      config.demoPassword
+        ? `  password: ${seed.password}  (from DEMO_PASSWORD)`
+        : `  password: ${seed.password}  (random, shown only now; set DEMO_PASSWORD to choose one)`,
+    );
+  }
+  console.log(lines.join('\n'));
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const db = createDb(config);
+  await migrateToLatest(db);
+  const seed = await seedDemoData(db, { password: config.demoPassword, publicUrl: config.publicUrl });
+  const app = await buildApp({ config, db });
+
+  // Rate-limit rows outlive their window; any instance may sweep them (the delete is idempotent).
+  const sweep = setInterval(() => {
+    deleteExpiredRateLimits(db, new Date(Date.now() - 24 * HOUR_MS).toISOString()).catch((err: unknown) =>
+      app.log.warn({ err }, 'rate-limit sweep failed'),
+    );
+  }, HOUR_MS);
+  sweep.unref();
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    clearInterval(sweep);
+    await app.close();
+    await db.destroy();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${config.port}`;
+  printBanner(config, address, seed);
+}
+
+main().catch((err: unknown) => {
+  console.error('Tanya failed to start:', err);
+  process.exit(1);
+});

@@ -1,0 +1,154 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import type { LoginRequest, LoginResponse, Tokens } from '../../contract/auth';
+import type { AppContext } from '../context';
+import type { Database } from '../db/database';
+import {
+  findPasswordResetByHash,
+  insertPasswordReset,
+  markPasswordResetUsed,
+} from '../db/repositories/password-resets';
+import {
+  findRefreshTokenByHash,
+  insertRefreshToken,
+  markRefreshTokenUsed,
+  revokeRefreshTokenFamily,
+  revokeUserRefreshTokens,
+} from '../db/repositories/refresh-tokens';
+import {
+  findUserByEmail,
+  findUserById,
+  normaliseEmail,
+  updateUserPassword,
+  type UserRecord,
+} from '../db/repositories/users';
+import { isoFromNow, isoNow } from '../db/timestamps';
+import { badRequest, forbidden, HttpError, unauthorized } from '../http/errors';
+import { sessionBlock } from './access';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
+import { enforceRateLimit } from './rate-limit';
+import { passwordResetMail } from './reset-mail';
+import { newOpaqueToken, sha256Hex } from './tokens';
+import { toUserView } from './user-view';
+
+const DAY_MS = 86_400_000;
+const RESET_TOKEN_TTL_MS = 3_600_000;
+
+export const WRONG_CREDENTIALS = 'Incorrect email or password';
+export const SESSION_EXPIRED = 'Session expired';
+export const RESET_REQUESTED = 'If an account exists for that email, password reset instructions have been sent.';
+export const PASSWORD_UPDATED = 'Your password has been successfully updated';
+export const INVALID_RESET_TOKEN = 'Invalid or expired reset token';
+
+async function issueTokens(ctx: AppContext, db: Kysely<Database>, user: UserRecord, familyId: string): Promise<Tokens> {
+  const refresh = newOpaqueToken();
+  await insertRefreshToken(db, {
+    user_id: user.id,
+    family_id: familyId,
+    token_hash: refresh.hash,
+    expires_at: isoFromNow(ctx.config.refreshTokenTtlDays * DAY_MS),
+  });
+  const access_token = await ctx.tokens.signAccessToken({ sub: user.id, role: user.role, client_id: user.client_id });
+  return { access_token, refresh_token: refresh.token };
+}
+
+export async function login(ctx: AppContext, input: LoginRequest, ip: string): Promise<LoginResponse> {
+  const email = normaliseEmail(input.email);
+  await enforceRateLimit(ctx.rateLimits, `login:ip:${ip}`, ctx.config.rateLimits.loginPerIp);
+  await enforceRateLimit(ctx.rateLimits, `login:email:${email}`, ctx.config.rateLimits.loginPerEmail);
+
+  const user = await findUserByEmail(ctx.db, email);
+  // Unknown emails and password-less accounts cost one verification too: same answer, comparable time.
+  const passwordOk = user?.password_hash
+    ? await verifyPassword(user.password_hash, input.password)
+    : await verifyAgainstDummy(input.password);
+  if (!user || !passwordOk) throw unauthorized(WRONG_CREDENTIALS);
+
+  const block = await sessionBlock(ctx.db, user);
+  if (block) throw forbidden(block.detail, block.code);
+
+  const tokens = await issueTokens(ctx, ctx.db, user, randomUUID());
+  return { ...tokens, user: await toUserView(ctx.db, user) };
+}
+
+/** Rotates a refresh token. Any second use of a token revokes its whole family (stolen-token detection). */
+export async function refresh(ctx: AppContext, presented: string | undefined): Promise<Tokens> {
+  if (!presented) throw unauthorized();
+  const row = await findRefreshTokenByHash(ctx.db, sha256Hex(presented));
+  if (!row) throw unauthorized();
+  if (row.used_at || row.revoked_at) {
+    await revokeRefreshTokenFamily(ctx.db, row.family_id);
+    throw unauthorized(SESSION_EXPIRED);
+  }
+  if (row.expires_at <= isoNow()) throw unauthorized(SESSION_EXPIRED);
+
+  const user = await findUserById(ctx.db, row.user_id);
+  const block = user ? await sessionBlock(ctx.db, user) : { detail: SESSION_EXPIRED };
+  if (!user || block) {
+    await revokeRefreshTokenFamily(ctx.db, row.family_id);
+    throw new HttpError(401, block?.detail ?? SESSION_EXPIRED, { code: block?.code });
+  }
+
+  const rotated = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await markRefreshTokenUsed(trx, row.id))) return null;
+    return issueTokens(ctx, trx, user, row.family_id);
+  });
+  if (!rotated) {
+    // Lost a race against another use of the same token: that is reuse too.
+    await revokeRefreshTokenFamily(ctx.db, row.family_id);
+    throw unauthorized(SESSION_EXPIRED);
+  }
+  return rotated;
+}
+
+/** Idempotent: an unknown or already revoked token is fine. */
+export async function logout(ctx: AppContext, presented: string | undefined): Promise<void> {
+  if (!presented) return;
+  const row = await findRefreshTokenByHash(ctx.db, sha256Hex(presented));
+  if (row) await revokeRefreshTokenFamily(ctx.db, row.family_id);
+}
+
+/** Same answer for every email, known or not; the mail goes out in the background. */
+export async function requestPasswordReset(
+  ctx: AppContext,
+  rawEmail: string,
+  ip: string,
+  log: FastifyBaseLogger,
+): Promise<string> {
+  const email = normaliseEmail(rawEmail);
+  await enforceRateLimit(ctx.rateLimits, `reset:ip:${ip}`, ctx.config.rateLimits.resetPerIp);
+  await enforceRateLimit(ctx.rateLimits, `reset:email:${email}`, ctx.config.rateLimits.resetPerEmail);
+
+  const user = await findUserByEmail(ctx.db, email);
+  if (!user || user.status !== 'active') return RESET_REQUESTED;
+
+  const reset = newOpaqueToken();
+  await insertPasswordReset(ctx.db, {
+    user_id: user.id,
+    token_hash: reset.hash,
+    expires_at: isoFromNow(RESET_TOKEN_TTL_MS),
+  });
+  const link = `${ctx.config.publicUrl}/reset-password/${reset.token}`;
+  ctx.background.run('password reset mail', async () => {
+    await ctx.mailer.send(passwordResetMail(user, link));
+    // Without SMTP the link must be reachable somehow: the log is the operator's channel.
+    if (ctx.mailer.kind === 'outbox') log.info({ to: user.email, link }, 'password reset mail written to the outbox');
+  });
+  return RESET_REQUESTED;
+}
+
+export async function resetPassword(ctx: AppContext, token: string, newPassword: string): Promise<void> {
+  const row = await findPasswordResetByHash(ctx.db, sha256Hex(token));
+  if (!row || row.used_at || row.expires_at <= isoNow()) throw badRequest(INVALID_RESET_TOKEN);
+  const user = await findUserById(ctx.db, row.user_id);
+  if (!user || user.status !== 'active') throw badRequest(INVALID_RESET_TOKEN);
+
+  const passwordHash = await hashPassword(newPassword);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await markPasswordResetUsed(trx, row.id))) throw badRequest(INVALID_RESET_TOKEN);
+    await updateUserPassword(trx, user.id, passwordHash);
+    // A reset usually means "someone else may know my password": end every session.
+    await revokeUserRefreshTokens(trx, user.id);
+  });
+}

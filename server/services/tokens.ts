@@ -1,0 +1,60 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import type { Role } from '../../contract/user';
+
+export interface AccessClaims {
+  sub: string;
+  role: Role;
+  client_id: string | null;
+}
+
+export type AccessTokenFailure = 'missing' | 'invalid' | 'expired';
+
+export class AccessTokenError extends Error {
+  constructor(readonly reason: AccessTokenFailure) {
+    super(`Access token ${reason}`);
+  }
+}
+
+export interface TokenService {
+  signAccessToken(claims: AccessClaims): Promise<string>;
+  /** Throws AccessTokenError. */
+  verifyAccessToken(token: string): Promise<AccessClaims>;
+}
+
+const ISSUER = 'tanya';
+
+export function createTokenService(secret: string, accessTtlSeconds: number): TokenService {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async signAccessToken(claims) {
+      return new SignJWT({ role: claims.role, client_id: claims.client_id })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(claims.sub)
+        .setIssuer(ISSUER)
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + accessTtlSeconds)
+        .sign(key);
+    },
+    async verifyAccessToken(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER });
+        if (typeof payload.sub !== 'string') throw new AccessTokenError('invalid');
+        return { sub: payload.sub, role: payload.role as Role, client_id: (payload.client_id as string | null) ?? null };
+      } catch (err) {
+        if (err instanceof AccessTokenError) throw err;
+        throw new AccessTokenError(err instanceof errors.JWTExpired ? 'expired' : 'invalid');
+      }
+    },
+  };
+}
+
+/** Opaque single-use secrets (refresh and reset tokens): 32 random bytes, kept only as a SHA-256 hash. */
+export function newOpaqueToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: sha256Hex(token) };
+}
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}

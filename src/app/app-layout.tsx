@@ -1,0 +1,54 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { Navigate, Outlet, useLocation, useMatches } from 'react-router-dom';
+import { ToastRegion } from '../ui/toast';
+import { PageSpinner } from './page-spinner';
+import { redirectFor, sidebarVisible, type Viewer } from './route-access';
+import type { RouteHandle } from './routes';
+import { sessionActor, useSession } from './session';
+import { useSessionEffects } from './use-session-effects';
+import { useThemeColor } from './use-theme-color';
+
+// The sidebar serves admins and superusers only: its code stays out of the login route.
+const Sidebar = lazy(() => import('./sidebar'));
+
+export function AppLayout() {
+  const matches = useMatches();
+  const { pathname } = useLocation();
+  const handle = (matches.at(-1)?.handle ?? { access: 'public' }) as RouteHandle;
+  const viewer = useSession<Viewer>((c, authenticated) => ({
+    authenticated,
+    role: c.user?.role ?? null,
+    departmentId: c.user?.department_id ?? null,
+    justSignedIn: c.justSignedIn,
+  }));
+  useSessionEffects();
+  useThemeColor(handle.name);
+
+  const redirect = redirectFor(handle.access, viewer, pathname);
+  useEffect(() => {
+    if (viewer.justSignedIn && handle.access !== 'guestOnly') sessionActor.send({ type: 'session.landed' });
+  }, [viewer.justSignedIn, handle.access]);
+  if (redirect && redirect !== pathname) return <Navigate to={redirect} replace />;
+
+  return (
+    <div className="flex min-h-dvh flex-col md:flex-row">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded bg-white px-3 py-2 text-gray-900 focus:not-sr-only focus:fixed focus:left-2 focus:top-2"
+      >
+        Skip to content
+      </a>
+      {sidebarVisible(viewer, pathname) && (
+        <Suspense fallback={<div className="hidden w-64 md:block" />}>
+          <Sidebar />
+        </Suspense>
+      )}
+      <main id="main" className="min-w-0 flex-1">
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <ToastRegion />
+    </div>
+  );
+}

@@ -1,0 +1,9 @@
+import { Spinner } from '../ui/spinner';
+
+export function PageSpinner() {
+  return (
+    <div className="flex min-h-[50dvh] items-center justify-center">
+      <Spinner label="Loading" />
+    </div>
+  );
+}

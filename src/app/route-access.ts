@@ -1,0 +1,49 @@
+import type { Role } from '../../contract/user';
+
+/** Who may open a route (spec route map). */
+export type Access = 'public' | 'guestOnly' | 'login' | 'admin' | 'adminOrSuperuser' | 'superuser';
+
+export interface Viewer {
+  authenticated: boolean;
+  role: Role | null;
+  departmentId: string | null;
+  /** Just signed in: the login screen hands over to Home rather than Chat. */
+  justSignedIn?: boolean;
+}
+
+const PROFILE_EXEMPT = new Set(['/profile', '/logout']);
+
+/**
+ * The route guards in the spec's order: 1. not signed in -> /login; 2. role-restricted routes send other roles
+ * to /home; 3. a plain user without a department is held on /profile. Returns where to go, or null to stay.
+ * This is navigation only: the server checks every call itself.
+ */
+export function redirectFor(access: Access, viewer: Viewer, pathname: string): string | null {
+  const isProtected = access !== 'public' && access !== 'guestOnly';
+  if (isProtected && !viewer.authenticated) return '/login';
+  if (viewer.authenticated) {
+    if (access === 'admin' && viewer.role !== 'admin') return '/home';
+    if (access === 'superuser' && viewer.role !== 'superuser') return '/home';
+    if (access === 'adminOrSuperuser' && viewer.role !== 'admin' && viewer.role !== 'superuser') return '/home';
+    if (viewer.role === 'user' && !viewer.departmentId && !PROFILE_EXEMPT.has(pathname)) return '/profile';
+    if (access === 'guestOnly') return pathname === '/' || viewer.justSignedIn ? '/home' : '/chat';
+  }
+  return null;
+}
+
+/** Sidebar links by role (spec section 2). */
+export const NAV_LINKS: ReadonlyArray<{ to: string; label: string; roles: readonly Role[] }> = [
+  { to: '/home', label: 'Home', roles: ['superuser', 'admin'] },
+  { to: '/chat', label: 'Chat', roles: ['user', 'admin'] },
+  { to: '/users', label: 'Users', roles: ['admin'] },
+  { to: '/system-prompts', label: 'System Prompts', roles: ['superuser'] },
+  { to: '/departments', label: 'Departments', roles: ['admin'] },
+  { to: '/global-policy', label: 'Global Policy', roles: ['admin'] },
+];
+
+const SIDEBAR_HIDDEN = [/^\/login\/?$/, /^\/activate(\/.*)?$/, /^\/auth\/sso\/?$/];
+
+export function sidebarVisible(viewer: Viewer, pathname: string): boolean {
+  if (!viewer.authenticated || viewer.role === 'user') return false;
+  return !SIDEBAR_HIDDEN.some((re) => re.test(pathname));
+}

@@ -1,0 +1,56 @@
+import type { RouteObject } from 'react-router-dom';
+import type { Access } from './route-access';
+import { AppLayout } from './app-layout';
+import { RouteError } from './route-error';
+import { PageSpinner } from './page-spinner';
+
+export interface RouteHandle {
+  /** The spec's route name, where it has one (theme colour reads it). */
+  name?: string;
+  access: Access;
+}
+
+type LazyModule = () => Promise<{ default: React.ComponentType }>;
+
+/** Each area is its own chunk, so the login route loads only what login needs. */
+function page(path: string, access: Access, load: LazyModule, name?: string): RouteObject {
+  return {
+    path,
+    handle: { access, name } satisfies RouteHandle,
+    lazy: async () => ({ Component: (await load()).default }),
+  };
+}
+
+/** Areas that later issues build: their route, guard and navigation work now; the screen shows its title. */
+const titled = (title: string) => () =>
+  import('../features/placeholder/area-title').then(({ AreaTitle }) => ({ default: () => <AreaTitle title={title} /> }));
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <PageSpinner />,
+    children: [
+      page('/', 'guestOnly', () => import('../features/landing/landing-page')),
+      page('/login', 'guestOnly', () => import('../features/auth/login-page'), 'Login'),
+      page('/auth/sso', 'public', titled('Processing authentication...'), 'SsoCallback'),
+      page('/activate/:activationCode', 'public', titled('Account activation')),
+      page('/reset-password/:token', 'public', () => import('../features/auth/reset-password-page')),
+      page('/home', 'login', () => import('../features/home/home-page'), 'Home'),
+      page('/chat', 'login', titled('Chat'), 'Chat'),
+      page('/share/:sharedId', 'login', titled('Shared Conversation'), 'SharedChat'),
+      page('/profile', 'login', () => import('../features/profile/profile-page'), 'Profile'),
+      page('/logout', 'public', () => import('../features/auth/logout-page')),
+      page('/users', 'admin', titled('User Management')),
+      page('/clients', 'superuser', titled('Client Management')),
+      page('/clients/:clientId/users', 'superuser', titled('Client Users Management')),
+      page('/system-prompts', 'superuser', titled('System Prompts')),
+      page('/register', 'adminOrSuperuser', titled('New User Information')),
+      page('/departments', 'admin', titled('Department Management')),
+      page('/global-policy', 'admin', titled('Global Policy')),
+      page('/playground', 'public', () => import('../features/playground/playground-page')),
+      page('/tips-example', 'login', titled('Tips')),
+      page('*', 'public', () => import('../features/not-found/not-found-page')),
+    ],
+  },
+];

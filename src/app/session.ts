@@ -1,0 +1,76 @@
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { useSelector } from '@xstate/react';
+import { sessionMachine, type SessionContext } from '../../machines/session.machine';
+import type { LoginRequest } from '../../contract/auth';
+import { errorText } from '../api/api-error';
+import { login, logout, refreshTokens } from '../api/auth';
+import { connectSession } from '../api/http';
+import { loadSession, saveSession, STORAGE_KEYS } from './session-storage';
+
+const machine = sessionMachine.provide({
+  actors: {
+    login: fromPromise(async ({ input }: { input: LoginRequest }) => {
+      try {
+        return await login(input);
+      } catch (error) {
+        throw new Error(errorText(error, 'Login failed'));
+      }
+    }),
+    refresh: fromPromise(async ({ input }: { input: { refreshToken: string | null } }) => {
+      if (!input.refreshToken) throw new Error('No refresh token');
+      return refreshTokens(input.refreshToken);
+    }),
+    logout: fromPromise(async ({ input }: { input: { refreshToken: string | null } }) => logout(input.refreshToken)),
+  },
+});
+
+/** The one session of this tab. Its context is mirrored into localStorage after every change. */
+export const sessionActor = createActor(machine, { input: loadSession() });
+
+sessionActor.subscribe((snapshot) => saveSession(snapshot.context));
+
+connectSession({
+  getToken: () => sessionActor.getSnapshot().context.token,
+  refresh: async () => {
+    const before = sessionActor.getSnapshot();
+    if (!before.matches('refreshing')) {
+      if (!before.can({ type: 'session.refresh' })) return false;
+      sessionActor.send({ type: 'session.refresh' });
+    }
+    const after = await waitFor(sessionActor, (s) => !s.matches('refreshing'));
+    return after.matches('loggedIn');
+  },
+});
+
+// Another tab that refreshed or logged out changes the shared storage: follow it so tokens never fork.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key !== STORAGE_KEYS.refreshToken) return;
+    const stored = loadSession();
+    const current = sessionActor.getSnapshot();
+    if (!stored.refreshToken && current.matches('loggedIn')) sessionActor.send({ type: 'session.logout' });
+    else if (stored.refreshToken && stored.token && stored.user && current.matches('loggedIn')) {
+      sessionActor.send({
+        type: 'session.replaced',
+        user: stored.user,
+        tokens: { access_token: stored.token, refresh_token: stored.refreshToken },
+      });
+    }
+  });
+}
+
+sessionActor.start();
+
+function shallowEqual<T>(a: T, b: T): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || !a || !b) return false;
+  const keys = Object.keys(a) as Array<keyof T>;
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.is(a[k], b[k]));
+}
+
+/** A narrow view of the session; objects are compared shallowly so views re-render only on real change. */
+export function useSession<T>(select: (context: SessionContext, authenticated: boolean) => T): T {
+  return useSelector(sessionActor, (s) => select(s.context, s.hasTag('authenticated')), shallowEqual);
+}
+
+export const useIsBusy = () => useSelector(sessionActor, (s) => s.hasTag('busy'));

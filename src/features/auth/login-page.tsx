@@ -1,0 +1,131 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { Link } from 'react-aria-components/Link';
+import { useSelector } from '@xstate/react';
+import { microsoftSignInUrl } from '../../api/auth';
+import { sessionActor } from '../../app/session';
+import { Button } from '../../ui/button';
+import { ErrorBanner } from '../../ui/error-banner';
+import { TextField } from '../../ui/text-field';
+import { SSO_ERROR_KEY, urlLoginError } from './login-errors';
+import { ResetRequestModal } from './reset-request-modal';
+
+export default function LoginPage() {
+  const [params, setParams] = useSearchParams();
+  const signingIn = useSelector(sessionActor, (s) => s.matches('authenticating'));
+  const sessionError = useSelector(sessionActor, (s) => s.context.error);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
+  const [carriedError, setCarriedError] = useState<string | null>(null);
+  const [ssoLoading, setSsoLoading] = useState(false);
+  const [resetOpen, setResetOpen] = useState(false);
+  const loading = signingIn || ssoLoading;
+
+  // An error carried in the URL or stored by the SSO callback is shown once, then cleared from both places.
+  useEffect(() => {
+    const fromUrl = urlLoginError(params);
+    const stored = localStorage.getItem(SSO_ERROR_KEY);
+    if (fromUrl || stored) setCarriedError(fromUrl ?? stored);
+    if (stored) localStorage.removeItem(SSO_ERROR_KEY);
+    if (fromUrl) setParams({}, { replace: true });
+  }, [params, setParams]);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const errors = {
+      email: email.trim() ? undefined : 'Email is required',
+      password: password ? undefined : 'Password is required',
+    };
+    setFieldErrors(errors);
+    if (errors.email || errors.password) return;
+    setCarriedError(null);
+    sessionActor.send({ type: 'session.login', email: email.trim(), password });
+  };
+
+  const banner = sessionError ?? carriedError;
+  const dismissBanner = () => {
+    setCarriedError(null);
+    sessionActor.send({ type: 'session.dismissError' });
+  };
+
+  return (
+    <div className="flex min-h-dvh flex-col items-center justify-center bg-gradient-to-b from-primary/30 to-transparent p-4">
+      <div className="w-full max-w-md rounded-2xl border border-gray-200 bg-white p-8 shadow-sm dark:border-gray-700 dark:bg-gray-900">
+        <p className="mb-6 text-center text-2xl font-black tracking-tight">Tanya</p>
+        <h1 className="text-2xl font-semibold">Welcome Back</h1>
+        <p className="mt-1 text-gray-600 dark:text-gray-300">Please sign-in to your account</p>
+        {banner && (
+          <div className="mt-4">
+            <ErrorBanner message={banner} onDismiss={dismissBanner} />
+          </div>
+        )}
+        <form className="mt-6 space-y-4" onSubmit={onSubmit} noValidate>
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            placeholder="Enter your email"
+            value={email}
+            onChange={setEmail}
+            isRequired
+            isDisabled={loading}
+            errorMessage={fieldErrors.email}
+          />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            placeholder="Enter your password"
+            value={password}
+            onChange={setPassword}
+            isRequired
+            isDisabled={loading}
+            errorMessage={fieldErrors.password}
+          />
+          <div className="flex justify-end">
+            <Link
+              onPress={() => setResetOpen(true)}
+              isDisabled={loading}
+              className="cursor-pointer text-sm font-medium text-gray-700 underline-offset-4 hover:underline disabled:opacity-50 dark:text-gray-200"
+            >
+              Forgot password?
+            </Link>
+          </div>
+          <Button type="submit" variant="primary" className="w-full" isDisabled={loading}>
+            {signingIn ? 'Signing in...' : 'Sign in'}
+          </Button>
+        </form>
+        <div className="my-6 flex items-center gap-3 text-xs uppercase text-gray-500 dark:text-gray-400">
+          <span className="h-px flex-1 bg-gray-200 dark:bg-gray-700" /> or <span className="h-px flex-1 bg-gray-200 dark:bg-gray-700" />
+        </div>
+        <Link
+          href={microsoftSignInUrl(window.location.origin)}
+          isDisabled={loading}
+          onPress={() => setSsoLoading(true)}
+          className="flex w-full items-center justify-center gap-2 rounded-lg border border-gray-300 px-4 py-2.5 font-medium hover:bg-gray-50 aria-disabled:opacity-50 dark:border-gray-600 dark:hover:bg-gray-800"
+        >
+          <MicrosoftLogo />
+          {ssoLoading ? 'Loading...' : 'Sign in with Microsoft'}
+        </Link>
+      </div>
+      <footer className="mt-6 text-center text-sm text-gray-600 dark:text-gray-400">
+        Powered by Tanya · AI assistant for organisations
+      </footer>
+      <ResetRequestModal isOpen={resetOpen} onOpenChange={setResetOpen} />
+    </div>
+  );
+}
+
+function MicrosoftLogo() {
+  return (
+    <svg aria-hidden width="18" height="18" viewBox="0 0 21 21">
+      <rect x="1" y="1" width="9" height="9" fill="#f25022" />
+      <rect x="11" y="1" width="9" height="9" fill="#7fba00" />
+      <rect x="1" y="11" width="9" height="9" fill="#00a4ef" />
+      <rect x="11" y="11" width="9" height="9" fill="#ffb900" />
+    </svg>
+  );
+}

@@ -1,0 +1,78 @@
+import { useState, type FormEvent } from 'react';
+import { requestPasswordReset } from '../../api/auth';
+import { useFormSubmit } from '../../lib/use-form-submit';
+import { Button } from '../../ui/button';
+import { ErrorBanner } from '../../ui/error-banner';
+import { Modal } from '../../ui/modal';
+import { TextField } from '../../ui/text-field';
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function ResetRequestModal({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange(open: boolean): void }) {
+  const [email, setEmail] = useState('');
+  const [fieldError, setFieldError] = useState<string>();
+  const form = useFormSubmit(requestPasswordReset, 'Failed to send reset email. Please try again.');
+
+  const close = (open: boolean) => {
+    onOpenChange(open);
+    if (!open) {
+      setEmail('');
+      setFieldError(undefined);
+      form.reset();
+      form.dismissError();
+    }
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const value = email.trim();
+    const problem = !value ? 'Email is required' : EMAIL_PATTERN.test(value) ? undefined : 'Enter a valid email address';
+    setFieldError(problem);
+    if (!problem) form.submit(value);
+  };
+
+  if (form.succeeded) {
+    return (
+      <Modal isOpen={isOpen} onOpenChange={close} title="Check your email" size="sm">
+        <p>Password reset instructions sent to {email.trim()}</p>
+        <div className="mt-6 flex justify-end">
+          <Button variant="primary" onPress={() => close(false)}>
+            OK
+          </Button>
+        </div>
+      </Modal>
+    );
+  }
+
+  return (
+    <Modal isOpen={isOpen} onOpenChange={close} title="Forgot Password" size="sm">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <p className="text-sm text-gray-600 dark:text-gray-300">
+          Enter the email address of your account and we will send you a link to reset your password.
+        </p>
+        {form.error && <ErrorBanner message={form.error} onDismiss={form.dismissError} />}
+        <TextField
+          label="Email"
+          name="reset-email"
+          type="email"
+          autoComplete="email"
+          placeholder="Enter your email"
+          value={email}
+          onChange={setEmail}
+          isRequired
+          isDisabled={form.busy}
+          errorMessage={fieldError}
+          autoFocus
+        />
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onPress={() => close(false)} isDisabled={form.busy}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="primary" isDisabled={form.busy}>
+            {form.busy ? 'Sending...' : 'Send Reset Link'}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,10 @@
+import { Navigate } from 'react-router-dom';
+import { useSession } from '../../app/session';
+import { AreaTitle } from '../placeholder/area-title';
+
+/** Role-dependent dashboard: superusers manage clients, admins see usage, plain users chat. */
+export default function HomePage() {
+  const role = useSession((c) => c.user?.role ?? null);
+  if (role === 'user') return <Navigate to="/chat" replace />;
+  return <AreaTitle title={role === 'superuser' ? 'Client Management' : 'Usage Dashboard'} />;
+}

@@ -1,0 +1,105 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { UpdateProfileRequest } from '../../../contract/profile';
+import { updateProfile } from '../../api/users';
+import { sessionActor, useSession } from '../../app/session';
+import { useFormSubmit } from '../../lib/use-form-submit';
+import { Button, ButtonLink } from '../../ui/button';
+import { Notice } from '../../ui/notice';
+import { PageTitle } from '../../ui/page-title';
+import { Select } from '../../ui/select';
+import { TextField } from '../../ui/text-field';
+import { toast } from '../../ui/toast';
+import { useDepartments } from './use-departments';
+
+export const PROFILE_NOTICE = 'You need to set your Department before you can access the system.';
+
+export default function ProfilePage() {
+  const navigate = useNavigate();
+  const me = useSession((c) => c.user);
+  const departments = useDepartments();
+  const [departmentId, setDepartmentId] = useState<string | null>(me?.department_id ?? null);
+  const [unitId, setUnitId] = useState<string | null>(me?.unit_id ?? null);
+
+  const form = useFormSubmit((body: UpdateProfileRequest) => updateProfile(body), 'Failed to update profile');
+  const { succeeded, result, error, reset, dismissError } = form;
+
+  useEffect(() => {
+    if (!succeeded || !result) return;
+    const tokens =
+      result.access_token && result.refresh_token ? { access_token: result.access_token, refresh_token: result.refresh_token } : undefined;
+    sessionActor.send({ type: 'session.replaced', user: result.user, tokens });
+    toast.success('Profile updated successfully');
+    reset();
+    if (result.user.department_id && result.user.unit_id) navigate('/home');
+  }, [succeeded, result, reset, navigate]);
+
+  useEffect(() => {
+    if (!error) return;
+    toast.error(error);
+    dismissError();
+  }, [error, dismissError]);
+
+  if (!me) return null;
+  const units = departments?.find((d) => d.id === departmentId)?.units ?? [];
+  const mustComplete = me.role === 'user' && !me.department_id;
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (departmentId) form.submit({ department_id: departmentId, unit_id: unitId });
+  };
+
+  return (
+    <div className="mx-auto max-w-2xl p-6 md:p-10">
+      {me.role === 'user' && (
+        <nav aria-label="Account" className="mb-6 flex justify-end gap-2">
+          {me.department_id && (
+            <ButtonLink href="/chat" variant="ghost" size="sm">
+              Back to Chat
+            </ButtonLink>
+          )}
+          <ButtonLink href="/logout" variant="ghost" size="sm">
+            Logout
+          </ButtonLink>
+        </nav>
+      )}
+      <PageTitle>My Profile</PageTitle>
+      {mustComplete && (
+        <div className="mt-4">
+          <Notice tone="warning">
+            <strong>Please complete your profile:</strong> {PROFILE_NOTICE}
+          </Notice>
+        </div>
+      )}
+      <form onSubmit={onSubmit} className="mt-6 space-y-5 rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-700 dark:bg-gray-900">
+        <TextField label="Name" value={me.name} isReadOnly />
+        <TextField label="Email" type="email" value={me.email} isReadOnly />
+        <Select
+          label="Department"
+          placeholder={departments ? 'Select a department' : 'Loading departments...'}
+          items={(departments ?? []).map((d) => ({ id: d.id, label: d.name }))}
+          selectedKey={departmentId}
+          onSelectionChange={(key) => {
+            setDepartmentId(key);
+            setUnitId(null);
+          }}
+          isDisabled={!departments || form.busy}
+          isRequired
+        />
+        <Select
+          label="Unit"
+          placeholder={departmentId ? 'Select a unit' : 'Select a department first'}
+          items={units.map((u) => ({ id: u.id, label: u.name }))}
+          selectedKey={unitId}
+          onSelectionChange={setUnitId}
+          isDisabled={!departmentId || form.busy}
+        />
+        <div className="flex justify-end">
+          <Button type="submit" variant="primary" isDisabled={!departmentId || form.busy}>
+            {form.busy ? 'Updating...' : 'Update Profile'}
+          </Button>
+        </div>
+      </form>
+    </div>
+  );
+}

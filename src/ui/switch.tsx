@@ -1,0 +1,39 @@
+import type { ReactNode } from 'react';
+import { Switch as AriaSwitch } from 'react-aria-components/Switch';
+import { cx } from './cx';
+import { groupFocusRing } from './focus-ring';
+
+export interface SwitchProps {
+  /** The visible label. */
+  children: ReactNode;
+  isSelected?: boolean;
+  defaultSelected?: boolean;
+  onChange?(isSelected: boolean): void;
+  isDisabled?: boolean;
+  name?: string;
+  className?: string;
+}
+
+export function Switch({ children, className, ...props }: SwitchProps) {
+  return (
+    <AriaSwitch
+      {...props}
+      className={cx(
+        'group inline-flex cursor-pointer items-center gap-3 text-sm text-gray-900 dark:text-gray-100',
+        'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50',
+        className,
+      )}
+    >
+      <span
+        className={cx(
+          'flex h-6 w-11 shrink-0 items-center rounded-full bg-gray-400 p-0.5 transition-colors duration-150 motion-reduce:transition-none',
+          'group-data-[selected]:bg-primary-dark dark:bg-gray-600 dark:group-data-[selected]:bg-primary',
+          groupFocusRing,
+        )}
+      >
+        <span className="size-5 rounded-full bg-white shadow-sm transition-transform duration-150 group-data-[selected]:translate-x-5 motion-reduce:transition-none" />
+      </span>
+      {children}
+    </AriaSwitch>
+  );
+}

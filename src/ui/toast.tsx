@@ -1,0 +1,114 @@
+import { CircleAlert, CircleCheck, Info, TriangleAlert, X, type LucideIcon } from 'lucide-react';
+import { Button as AriaButton } from 'react-aria-components/Button';
+import { Text } from 'react-aria-components/Text';
+import {
+  UNSTABLE_Toast as AriaToast,
+  UNSTABLE_ToastContent as ToastContent,
+  UNSTABLE_ToastQueue as ToastQueue,
+  UNSTABLE_ToastRegion as AriaToastRegion,
+} from 'react-aria-components/Toast';
+import { cx } from './cx';
+
+/** The spec's default toast duration. */
+export const TOAST_DURATION_MS = 3000;
+
+export type ToastType = 'success' | 'error' | 'info' | 'warning';
+
+export interface ToastOptions {
+  /** Milliseconds before it closes by itself; 0 keeps it until closed. Default TOAST_DURATION_MS. */
+  duration?: number;
+  /** A bold first line above the message. */
+  title?: string;
+}
+
+interface ToastValue {
+  type: ToastType;
+  message: string;
+  title?: string;
+}
+
+/** One queue for the whole app, usable from plain modules (API client, PWA registration). */
+const queue = new ToastQueue<ToastValue>({ maxVisibleToasts: 5 });
+
+const raise =
+  (type: ToastType) =>
+  (message: string, options: ToastOptions = {}): string => {
+    const duration = options.duration ?? TOAST_DURATION_MS;
+    return queue.add({ type, message, title: options.title }, { timeout: duration > 0 ? duration : undefined });
+  };
+
+export const toast = {
+  success: raise('success'),
+  error: raise('error'),
+  info: raise('info'),
+  warning: raise('warning'),
+  /** Closes one toast by the key its call returned. */
+  dismiss: (key: string) => queue.close(key),
+  /** Closes every toast (e.g. on logout). */
+  clear: () => queue.clear(),
+};
+
+const looks: Record<ToastType, { icon: LucideIcon; iconClass: string; bar: string }> = {
+  success: { icon: CircleCheck, iconClass: 'text-green-600 dark:text-green-400', bar: 'bg-green-600 dark:bg-green-400' },
+  error: { icon: CircleAlert, iconClass: 'text-red-600 dark:text-red-400', bar: 'bg-red-600 dark:bg-red-400' },
+  info: { icon: Info, iconClass: 'text-blue-600 dark:text-blue-400', bar: 'bg-blue-600 dark:bg-blue-400' },
+  warning: { icon: TriangleAlert, iconClass: 'text-amber-600 dark:text-amber-400', bar: 'bg-amber-500 dark:bg-amber-400' },
+};
+
+/**
+ * Render once at the app root. A labelled landmark ("Notifications", F6 reaches it); each toast is announced
+ * (role="alert" content) and has a close button named 'Close'. Hovering or focusing the stack pauses the timers.
+ * Newest first: top of the stack on phones, bottom-right corner from `sm` up.
+ */
+export function ToastRegion() {
+  return (
+    <AriaToastRegion
+      queue={queue}
+      className={cx(
+        'fixed inset-x-0 top-0 z-[60] flex flex-col gap-2 p-3 outline-hidden',
+        'sm:inset-x-auto sm:top-auto sm:right-0 sm:bottom-0 sm:w-96 sm:flex-col-reverse sm:p-4',
+      )}
+    >
+      {({ toast: item }) => {
+        const { icon: Icon, iconClass, bar } = looks[item.content.type];
+        return (
+          <AriaToast
+            toast={item}
+            data-type={item.content.type}
+            className={cx(
+              'relative flex items-start gap-3 overflow-hidden rounded-xl border border-gray-200 bg-white py-3 pr-2 pl-4 text-gray-900 shadow-lg',
+              'dark:border-gray-700 dark:bg-gray-800 dark:text-gray-100',
+              'transition duration-200 starting:translate-y-2 starting:opacity-0 motion-reduce:transition-none',
+            )}
+          >
+            <span aria-hidden="true" className={cx('absolute inset-y-0 left-0 w-1', bar)} />
+            <Icon aria-hidden="true" className={cx('mt-0.5 size-5 shrink-0', iconClass)} />
+            <ToastContent className="flex min-w-0 flex-1 flex-col gap-0.5 py-0.5 text-sm">
+              {item.content.title ? (
+                <>
+                  <Text slot="title" className="font-semibold">
+                    {item.content.title}
+                  </Text>
+                  <Text slot="description" className="text-gray-700 dark:text-gray-300">
+                    {item.content.message}
+                  </Text>
+                </>
+              ) : (
+                <Text slot="title" className="font-medium">
+                  {item.content.message}
+                </Text>
+              )}
+            </ToastContent>
+            <AriaButton
+              slot="close"
+              aria-label="Close"
+              className="flex size-8 shrink-0 cursor-pointer items-center justify-center rounded-lg text-gray-500 hover:bg-gray-100 hover:text-gray-900 dark:text-gray-400 dark:hover:bg-gray-700 dark:hover:text-white"
+            >
+              <X aria-hidden="true" className="size-4" />
+            </AriaButton>
+          </AriaToast>
+        );
+      }}
+    </AriaToastRegion>
+  );
+}

@@ -1,0 +1,60 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import { accounts, isLocalServer, localDataDir, password, signInAndLand } from './helpers/accounts';
+
+/** The newest mail to `to` in the local server's outbox. */
+async function resetLinkFor(to: string): Promise<string> {
+  const dir = `${localDataDir}/outbox`;
+  const files = (await readdir(dir)).sort().reverse();
+  for (const f of files) {
+    const eml = (await readFile(`${dir}/${f}`, 'utf8')).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    if (eml.includes(to)) {
+      const m = eml.match(/https?:\/\/[^\s"<>]+\/reset-password\/[A-Za-z0-9_-]+/);
+      if (m) return m[0];
+    }
+  }
+  throw new Error(`no reset mail for ${to}`);
+}
+
+test.describe('password reset', () => {
+  test('the request modal validates and confirms where instructions went', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect(dialog.getByText('Email is required')).toBeVisible();
+    await dialog.getByLabel('Email').fill('nobody@unknown.example');
+    await dialog.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect(page.getByText('Password reset instructions sent to nobody@unknown.example')).toBeVisible();
+  });
+
+  if (isLocalServer) {
+    test('the mailed link sets a new password once (outbox)', async ({ page }) => {
+      await page.goto('/login');
+      await page.getByRole('link', { name: 'Forgot password?' }).click();
+      await page.getByRole('dialog').getByLabel('Email').fill(accounts.superuser);
+      await page.getByRole('dialog').getByRole('button', { name: 'Send Reset Link' }).click();
+      await expect(page.getByText(`Password reset instructions sent to ${accounts.superuser}`)).toBeVisible();
+      await expect.poll(() => resetLinkFor(accounts.superuser).then(() => true, () => false)).toBe(true);
+      const link = new URL(await resetLinkFor(accounts.superuser));
+
+      await page.goto(link.pathname);
+      await page.getByLabel('New password').fill(password);
+      await page.getByLabel('Confirm password').fill(password + 'x');
+      await expect(page.getByText('Passwords do not match')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Update Password' })).toBeDisabled();
+      // The same password as before, so the other tests' sign-ins keep working.
+      await page.getByLabel('Confirm password').fill(password);
+      await page.getByRole('button', { name: 'Update Password' }).click();
+      await expect(page.getByRole('heading', { name: 'Password Updated!' })).toBeVisible();
+
+      await page.goto(link.pathname);
+      await page.getByLabel('New password').fill(password);
+      await page.getByLabel('Confirm password').fill(password);
+      await page.getByRole('button', { name: 'Update Password' }).click();
+      await expect(page.getByText('Invalid or expired reset token')).toBeVisible();
+
+      await signInAndLand(page, accounts.superuser, /\/home$/);
+    });
+  }
+});

@@ -1,0 +1,114 @@
+import { expect, test } from '@playwright/test';
+import { accounts, password, signIn, signInAndLand } from './helpers/accounts';
+import { expectNoAxeViolations } from './helpers/axe';
+
+test.describe('sign-in', () => {
+  test('the login screen shows the spec texts and passes axe', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page.getByText('Please sign-in to your account')).toBeVisible();
+    await expect(page.getByPlaceholder('Enter your email')).toBeVisible();
+    await expect(page.getByPlaceholder('Enter your password')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sign in with Microsoft' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoAxeViolations(page);
+  });
+
+  test('superuser lands on Home with the superuser links', async ({ page }) => {
+    await signInAndLand(page, accounts.superuser, /\/home$/);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link')).toHaveText(['Home', 'System Prompts']);
+    await expect(page.getByRole('heading', { name: 'Client Management' })).toBeVisible();
+  });
+
+  test('admin lands on Home with the admin links', async ({ page }) => {
+    await signInAndLand(page, accounts.admin, /\/home$/);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link')).toHaveText(['Home', 'Chat', 'Users', 'Departments', 'Global Policy']);
+  });
+
+  test('a plain user lands on Chat without the sidebar', async ({ page }) => {
+    await signInAndLand(page, accounts.user, /\/chat$/);
+    await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+    const stored = await page.evaluate(() => ({
+      token: localStorage.getItem('token'),
+      refreshToken: localStorage.getItem('refreshToken'),
+      user: JSON.parse(localStorage.getItem('user') ?? 'null'),
+    }));
+    expect(stored.token).toBeTruthy();
+    expect(stored.refreshToken).toBeTruthy();
+    expect(stored.user).toMatchObject({ email: accounts.user, role: 'user', package_name: 'premium' });
+  });
+
+  test('wrong password shows the server detail in a dismissible banner', async ({ page }) => {
+    await signIn(page, accounts.user, 'not-the-password');
+    const banner = page.getByRole('alert').filter({ hasText: 'Incorrect email or password' });
+    await expect(banner).toBeVisible();
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(banner).toHaveCount(0);
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('empty fields are refused on the client', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByText('Email is required')).toBeVisible();
+    await expect(page.getByText('Password is required')).toBeVisible();
+  });
+
+  test('while signing in the button reads Signing in... and inputs are disabled', async ({ page }) => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/api/v1/auth/login**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(accounts.admin);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Signing in...' })).toBeDisabled();
+    await expect(page.getByLabel('Email')).toBeDisabled();
+    await expect(page.getByLabel('Password')).toBeDisabled();
+    release();
+    await expect(page).toHaveURL(/\/home$/);
+  });
+
+  test('an error carried in the URL is shown once and cleared', async ({ page }) => {
+    await page.goto('/login?error=subscription_expired');
+    await expect(
+      page.getByText('Your subscription is not active. Please contact your administrator to renew your subscription.'),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto('/login?error=something_else');
+    await expect(page.getByText('Authentication failed. Please try again.')).toBeVisible();
+  });
+
+  test('a stored single sign-on error is shown once and cleared', async ({ page }) => {
+    await page.goto('/login');
+    await page.evaluate(() => localStorage.setItem('sso_error', 'No access token received'));
+    await page.reload();
+    await expect(page.getByText('No access token received')).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('sso_error'))).toBeNull();
+  });
+
+  test('Sign in with Microsoft goes to the SSO endpoint, which explains it is not configured yet', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByText('Microsoft sign-in is not configured for this organisation yet.')).toBeVisible();
+  });
+
+  test('logout revokes the session and returns to /login', async ({ page, request }) => {
+    await signInAndLand(page, accounts.admin, /\/home$/);
+    const refreshToken = await page.evaluate(() => localStorage.getItem('refreshToken'));
+    await page.getByRole('link', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    const refresh = await request.post('/api/v1/auth/refresh', { headers: { Authorization: `Bearer ${refreshToken}` } });
+    expect(refresh.status()).toBe(401);
+    await page.goto('/home');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});

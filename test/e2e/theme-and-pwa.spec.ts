@@ -1,0 +1,68 @@
+import { expect, test } from '@playwright/test';
+import { accounts, signInAndLand } from './helpers/accounts';
+import { expectNoAxeViolations } from './helpers/axe';
+
+const themeColor = (page: import('@playwright/test').Page) =>
+  page.locator('meta[name="theme-color"]').getAttribute('content');
+
+test.describe('theme colour', () => {
+  test('primary on Login, light or dark elsewhere, re-applied when the scheme changes', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('/login');
+    await expect.poll(() => themeColor(page)).toBe('rgb(222, 200, 78)');
+    await page.goto('/playground');
+    await expect.poll(() => themeColor(page)).toBe('#F9F9F9');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => themeColor(page)).toBe('#1f2937');
+  });
+
+  test('chat shades on the Chat route', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await signInAndLand(page, accounts.user, /\/chat$/);
+    await expect.poll(() => themeColor(page)).toBe('#E5E7EB');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => themeColor(page)).toBe('#111827');
+    await page.goto('/profile');
+    await expect.poll(() => themeColor(page)).toBe('#1f2937');
+  });
+});
+
+test.describe('accessibility', () => {
+  test('axe finds nothing on /profile (light and dark)', async ({ page }) => {
+    await signInAndLand(page, accounts.user, /\/chat$/);
+    await page.goto('/profile');
+    await expect(page.getByRole('heading', { name: 'My Profile' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('PWA', () => {
+  test('the service worker controls the root scope, raises the offline notice, and Chromium finds the app installable', async ({ page, request }) => {
+    await page.goto('/login');
+    await expect(page.getByText('Tanya is installed and ready to work offline.')).toBeVisible({ timeout: 15_000 });
+    const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+    expect(new URL(scope).pathname).toBe('/');
+    const sw = await request.get('/sw.js');
+    expect(sw.status()).toBe(200);
+    expect(sw.headers()['cache-control']).toContain('no-cache');
+    const manifest = await request.get('/manifest.webmanifest');
+    expect(manifest.status()).toBe(200);
+    const body = await manifest.json();
+    expect(body.icons.map((i: { sizes: string }) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+    for (const icon of body.icons) expect((await request.get(`/${icon.src}`)).headers()['content-type']).toBe('image/png');
+    const cdp = await page.context().newCDPSession(page);
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    expect(installabilityErrors).toEqual([]);
+  });
+
+  test('the SPA answers deep links with index.html (history fallback)', async ({ request }) => {
+    const res = await request.get('/clients/123/users');
+    expect(res.status()).toBe(200);
+    expect(await res.text()).toContain('<div id="root"></div>');
+    const api = await request.get('/api/v1/nope');
+    expect(api.status()).toBe(404);
+    expect(await api.json()).toMatchObject({ status: 'error' });
+  });
+});

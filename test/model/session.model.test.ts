@@ -1,0 +1,124 @@
+import { expect } from 'vitest';
+import { fromPromise } from 'xstate';
+import { sessionMachine, type SessionEvent } from '../../machines/session.machine';
+import type { LoginResponse, Tokens } from '../../contract/auth';
+import type { User } from '../../contract/user';
+import { runModelTest } from './support/run-model';
+
+const user: User = {
+  id: 'u1', name: 'Nur User', email: 'user@demo.local', role: 'user', status: 'active', verified: true,
+  package_name: 'premium', image_url: null, department_id: 'd1', unit_id: 'n1', client_id: 'c1',
+};
+const login: LoginResponse = { access_token: 'access-1', refresh_token: 'refresh-1', user };
+const rotated: Tokens = { access_token: 'access-2', refresh_token: 'refresh-2' };
+const replacedTokens: Tokens = { access_token: 'access-3', refresh_token: 'refresh-3' };
+const renamed: User = { ...user, name: 'Nur Renamed' };
+
+const pending = <T>() => new Promise<T>(() => {});
+const logoutInputs: Array<string | null> = [];
+const emitted: string[] = [];
+
+const testMachine = () =>
+  sessionMachine.provide({
+    actors: {
+      login: fromPromise<LoginResponse, { email: string; password: string }>(() => pending()),
+      refresh: fromPromise<Tokens, { refreshToken: string | null }>(() => pending()),
+      logout: fromPromise<void, { refreshToken: string | null }>(({ input }) => {
+        logoutInputs.push(input.refreshToken);
+        return pending();
+      }),
+    },
+    actions: {},
+  });
+
+const eventsFor = (value: string): SessionEvent[] => {
+  switch (value) {
+    case 'loggedOut':
+      return [{ type: 'session.login', email: 'user@demo.local', password: 'secret' }, { type: 'session.dismissError' }];
+    case 'authenticating':
+      return [
+        { type: 'xstate.done.actor.login', output: login } as never,
+        { type: 'xstate.error.actor.login', error: new Error('Incorrect email or password') } as never,
+      ];
+    case 'loggedIn':
+      return [
+        { type: 'session.refresh' },
+        { type: 'session.logout' },
+        { type: 'session.userLoaded', user: renamed },
+        { type: 'session.replaced', user: renamed, tokens: replacedTokens },
+        { type: 'session.landed' },
+      ];
+    case 'refreshing':
+      return [
+        { type: 'xstate.done.actor.refresh', output: rotated } as never,
+        { type: 'xstate.error.actor.refresh', error: new Error('401') } as never,
+        { type: 'session.logout' },
+      ];
+    case 'expired':
+      return [{ type: 'session.logout' }];
+    case 'loggingOut':
+      return [{ type: 'xstate.done.actor.logout', output: undefined } as never, { type: 'xstate.error.actor.logout', error: new Error('offline') } as never];
+    default:
+      return [];
+  }
+};
+
+runModelTest({
+  name: 'session',
+  machine: sessionMachine,
+  testMachine,
+  onActor: (actor) => {
+    actor.on('*', (e) => emitted.push(e.type));
+  },
+  inputs: [{}, { token: 'stored-access', refreshToken: 'stored-refresh', user }, { token: 'stored-access', refreshToken: null, user }],
+  events: (s) => eventsFor(s.value as string),
+  key: (s) => JSON.stringify(s.value),
+  checks: {
+    loggedOut: (s, e) => {
+      expect(s.context.justSignedIn).toBe(false);
+      expect(s.context.token).toBeNull();
+      expect(s.context.refreshToken).toBeNull();
+      expect(s.context.user).toBeNull();
+      expect(s.hasTag('authenticated')).toBe(false);
+      if (e?.type === 'xstate.error.actor.login') expect(s.context.error).toBe('Incorrect email or password');
+      if (e?.type === 'session.dismissError' || e === null) expect(s.context.error).toBeNull();
+    },
+    authenticating: (s) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(s.context.error).toBeNull();
+      expect(s.can({ type: 'session.login', email: 'x@y.z', password: 'p' })).toBe(false);
+    },
+    loggedIn: (s, e) => {
+      expect(s.hasTag('authenticated')).toBe(true);
+      expect(s.context.token).toBeTruthy();
+      expect(s.context.refreshToken).toBeTruthy();
+      expect(s.context.user).not.toBeNull();
+      if (e?.type === 'xstate.done.actor.login') {
+        expect(s.context).toMatchObject({ token: 'access-1', refreshToken: 'refresh-1', user, justSignedIn: true });
+      }
+      if (e?.type === 'xstate.done.actor.refresh') expect(s.context).toMatchObject({ token: 'access-2', refreshToken: 'refresh-2' });
+      if (e === null) expect(s.context.justSignedIn).toBe(false);
+      if (e?.type === 'session.landed') expect(s.context.justSignedIn).toBe(false);
+      if (e?.type === 'session.userLoaded') expect(s.context.user?.name).toBe('Nur Renamed');
+      if (e?.type === 'session.replaced') expect(s.context).toMatchObject({ token: 'access-3', refreshToken: 'refresh-3', user: renamed });
+    },
+    refreshing: (s) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(s.context.refreshToken).toBeTruthy();
+      // A second 401 while refreshing must not start a second refresh (single flight).
+      expect(s.can({ type: 'session.refresh' })).toBe(false);
+    },
+    expired: (s) => {
+      expect(s.hasTag('expired')).toBe(true);
+      expect(s.context.token).toBeNull();
+      expect(s.context.user).toBeNull();
+      expect(emitted.at(-1)).toBe('session.expired');
+    },
+    loggingOut: (s) => {
+      expect(s.hasTag('busy')).toBe(true);
+      // The logout call revokes the refresh token the session held (none after expiry).
+      expect(logoutInputs.at(-1)).toBe(s.context.refreshToken);
+    },
+  },
+});
+

@@ -1,0 +1,134 @@
+import type { AnyMachineSnapshot, AnyStateMachine, AnyStateNode, EventFromLogic, InputFrom, SnapshotFrom, AnyTransitionDefinition } from 'xstate';
+import { getMicrosteps, initialTransition, getInitialMicrosteps } from 'xstate';
+import { TestModel } from 'xstate/graph';
+
+/**
+ * Generated state paths for a machine, shared by every model test (and by the e2e path runner).
+ * Two generators together give full transition coverage (see ARCHITECTURE.md "Model-based testing"):
+ * shortest paths keyed by state + arrival event keep self-loops and guard-false events; simple paths with
+ * the plain key reach states through every distinct route.
+ */
+export interface ModelSpec<M extends AnyStateMachine> {
+  machine: M;
+  /** One traversal per input (a machine whose initial state depends on input needs several). */
+  inputs: InputFrom<M>[];
+  /** Events to try in a state; payload events must be listed here or guards read undefined. */
+  events: (snapshot: SnapshotFrom<M>) => EventFromLogic<M>[];
+  /** What identifies a state: value plus only the context that guards read (growing context => endless paths). */
+  key: (snapshot: SnapshotFrom<M>) => string;
+  /** Events never generated (e.g. faults that cannot be forced on a real deployment). */
+  filterEvents?: (snapshot: SnapshotFrom<M>, event: EventFromLogic<M>) => boolean;
+}
+
+export interface ModelPath<M extends AnyStateMachine> {
+  input: InputFrom<M>;
+  events: EventFromLogic<M>[];
+  description: string;
+}
+
+export function generatePaths<M extends AnyStateMachine>(spec: ModelSpec<M>): ModelPath<M>[] {
+  const seen = new Set<string>();
+  const out: ModelPath<M>[] = [];
+  for (const input of spec.inputs) {
+    const base = { events: spec.events, filterEvents: spec.filterEvents, input };
+    const plainKey = (s: SnapshotFrom<M>) => spec.key(s);
+    const arrivalKey = (s: SnapshotFrom<M>, e: EventFromLogic<M> | undefined) => `${spec.key(s)}|${e?.type ?? ''}`;
+    // The graph library's generics do not line up with AnyStateMachine; the runtime contract is the same.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const model = new TestModel(spec.machine as any, base as any);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const shortest = model.getShortestPaths({ serializeState: arrivalKey as any });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const simple = model.getSimplePaths({ serializeState: plainKey as any });
+    for (const path of [...shortest, ...simple]) {
+      const events = path.steps.map((s) => s.event as EventFromLogic<M>).filter((e) => e.type !== 'xstate.init');
+      const id = JSON.stringify([input, events]);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      out.push({ input, events, description: events.map((e) => e.type).join(' → ') || '(initial)' });
+    }
+  }
+  return out;
+}
+
+function allStateNodes(node: AnyStateNode): AnyStateNode[] {
+  return [node, ...Object.values(node.states as Record<string, AnyStateNode>).flatMap(allStateNodes)];
+}
+
+function transitionsOf(node: AnyStateNode): AnyTransitionDefinition[] {
+  return [...[...node.transitions.values()].flat(), ...(node.always ?? [])];
+}
+
+const edgeId = (t: AnyTransitionDefinition, i: number) =>
+  `${t.source.id} --${t.eventType || 'always'}#${i}--> ${(t.target ?? []).map((n: AnyStateNode) => n.id).join(',') || '(self)'}`;
+
+export interface Coverage {
+  states: { covered: number; total: number; missing: string[] };
+  transitions: { covered: number; total: number; missing: string[] };
+}
+
+/** State and transition coverage of the paths, replayed with the pure transition functions. */
+export function coverageOf<M extends AnyStateMachine>(machine: M, paths: ModelPath<M>[]): Coverage {
+  const nodes = allStateNodes(machine.root).filter((n) => n !== machine.root);
+  const edges = new Map<AnyTransitionDefinition, string>();
+  for (const n of allStateNodes(machine.root)) transitionsOf(n).forEach((t, i) => edges.set(t, edgeId(t, i)));
+
+  const visited = new Set<string>();
+  const taken = new Set<AnyTransitionDefinition>();
+  const visit = (s: SnapshotFrom<M>) => (s as AnyMachineSnapshot)._nodes.forEach((n: AnyStateNode) => visited.add(n.id));
+  const markMicrosteps = (steps: Array<[SnapshotFrom<M>, unknown]>, prev: SnapshotFrom<M> | null, first: { type: string } | null) => {
+    let before = prev;
+    steps.forEach(([after], i) => {
+      if (before) {
+        const active = new Set((before as AnyMachineSnapshot)._nodes as AnyStateNode[]);
+        const afterIds = new Set(((after as AnyMachineSnapshot)._nodes as AnyStateNode[]).map((n) => n.id));
+        const type = i === 0 && first ? first.type : '';
+        const candidates =
+          i === 0 && first
+            ? (machine.getTransitionData(before, first as never) as AnyTransitionDefinition[])
+            : [...active].flatMap((n) => (n.always ?? []) as AnyTransitionDefinition[]);
+        for (const t of candidates) {
+          if (type && t.eventType !== type && t.eventType !== '*') continue;
+          const targets = (t.target ?? []) as AnyStateNode[];
+          if (targets.every((n) => afterIds.has(n.id))) {
+            taken.add(t);
+            break;
+          }
+        }
+      } else {
+        // Initial microsteps after the root entry are `always` transitions.
+      }
+      visit(after);
+      before = after;
+    });
+  };
+
+  for (const path of paths) {
+    const initial = getInitialMicrosteps(machine, path.input as never) as Array<[SnapshotFrom<M>, unknown]>;
+    visit(initial[0][0]);
+    markMicrosteps(initial.slice(1), initial[0][0], null);
+    let [snapshot] = initialTransition(machine, path.input as never) as [SnapshotFrom<M>, unknown];
+    for (const event of path.events) {
+      const micro = getMicrosteps(machine, snapshot, event as never) as Array<[SnapshotFrom<M>, unknown]>;
+      markMicrosteps(micro, snapshot, event);
+      if (micro.length) snapshot = micro[micro.length - 1][0];
+    }
+  }
+  const missingStates = nodes.filter((n) => !visited.has(n.id)).map((n) => n.id);
+  const missingEdges = [...edges].filter(([t]) => !taken.has(t)).map(([, id]) => id);
+  return {
+    states: { covered: nodes.length - missingStates.length, total: nodes.length, missing: missingStates },
+    transitions: { covered: edges.size - missingEdges.length, total: edges.size, missing: missingEdges },
+  };
+}
+
+export function formatCoverage(name: string, c: Coverage, pathCount: number): string {
+  const pct = (a: number, b: number) => (b === 0 ? 100 : Math.round((a / b) * 1000) / 10);
+  const lines = [
+    `[model] ${name}: ${pathCount} paths; states ${c.states.covered}/${c.states.total} (${pct(c.states.covered, c.states.total)}%); ` +
+      `transitions ${c.transitions.covered}/${c.transitions.total} (${pct(c.transitions.covered, c.transitions.total)}%)`,
+  ];
+  if (c.states.missing.length) lines.push(`  missing states: ${c.states.missing.join(', ')}`);
+  if (c.transitions.missing.length) lines.push(`  missing transitions: ${c.transitions.missing.join('; ')}`);
+  return lines.join('\n');
+}

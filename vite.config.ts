@@ -1,0 +1,56 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+// The router base path comes from configuration (spec): BASE_PATH at build time, '/' by default.
+const base = process.env.BASE_PATH ?? '/';
+const apiTarget = process.env.API_URL ?? 'http://localhost:8080';
+
+export default defineConfig({
+  base,
+  plugins: [
+    react(),
+    tailwindcss(),
+    VitePWA({
+      // autoUpdate: the new worker takes over at once and every open page reloads itself (spec section 1).
+      registerType: 'autoUpdate',
+      injectRegister: false,
+      filename: 'sw.js',
+      scope: base,
+      includeAssets: ['icons/favicon.svg', 'icons/apple-touch-icon.png', 'robots.txt'],
+      manifest: {
+        id: base,
+        name: 'Tanya — AI assistant',
+        short_name: 'Tanya',
+        description: 'Ask Tanya: the AI chat assistant for your organisation.',
+        start_url: base,
+        scope: base,
+        display: 'standalone',
+        background_color: '#F9F9F9',
+        theme_color: '#DEC84E',
+        icons: [
+          { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: 'icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        navigateFallback: 'index.html',
+        // API calls and SSO redirects must always reach the server.
+        navigateFallbackDenylist: [/^\/api\//],
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    chunkSizeWarningLimit: 700,
+  },
+  server: {
+    proxy: { '/api': { target: apiTarget, changeOrigin: false } },
+  },
+});
