@@ -19,6 +19,9 @@ export default defineConfig({
   use: {
     baseURL,
     trace: 'retain-on-failure',
+    // A first visit installs the service worker, whose activation may reload the page mid-test; only the PWA
+    // tests allow it.
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
       args: [

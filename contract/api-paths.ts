@@ -2,6 +2,7 @@
 export const API_PREFIX = '/api/v1';
 
 export const paths = {
+  health: '/health',
   login: '/auth/login',
   refresh: '/auth/refresh',
   logout: '/auth/logout',

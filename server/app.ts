@@ -12,6 +12,7 @@ import { registerSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
 import { authRoutes } from './routes/auth';
 import { departmentRoutes } from './routes/departments';
+import { healthRoutes } from './routes/health';
 import { ssoRoutes } from './routes/sso';
 import { userRoutes } from './routes/users';
 import { createBackgroundTasks } from './services/background';
@@ -62,6 +63,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   await app.register(
     async (api) => {
+      await healthRoutes(api, ctx);
       await authRoutes(api, ctx);
       await ssoRoutes(api, ctx);
       await userRoutes(api, ctx, guards);

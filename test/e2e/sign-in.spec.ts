@@ -87,10 +87,15 @@ test.describe('sign-in', () => {
 
   test('a stored single sign-on error is shown once and cleared', async ({ page }) => {
     await page.goto('/login');
+    // Only once the screen is up: set earlier, the first mount would consume it before the reload.
+    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
     await page.evaluate(() => localStorage.setItem('sso_error', 'No access token received'));
     await page.reload();
     await expect(page.getByText('No access token received')).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('sso_error'))).toBeNull();
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page.getByText('No access token received')).toHaveCount(0);
   });
 
   test('Sign in with Microsoft goes to the SSO endpoint, which explains it is not configured yet', async ({ page }) => {

@@ -1,4 +1,7 @@
-import { expect, test } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, expect, test } from '@playwright/test';
 import { accounts, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 
@@ -39,11 +42,25 @@ test.describe('accessibility', () => {
 });
 
 test.describe('PWA', () => {
-  test('the service worker controls the root scope, raises the offline notice, and Chromium finds the app installable', async ({ page, request }) => {
-    await page.goto('/login');
-    await expect(page.getByText('Tanya is installed and ready to work offline.')).toBeVisible({ timeout: 15_000 });
-    const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
-    expect(new URL(scope).pathname).toBe('/');
+  test.use({ serviceWorkers: 'allow' });
+
+  test('the service worker controls the root scope, raises the offline notice, and Chromium finds the app installable', async ({ request, baseURL, launchOptions }) => {
+    // Chromium never calls an incognito profile installable, so this test runs in a real (persistent) profile.
+    const profile = mkdtempSync(path.join(tmpdir(), 'tanya-pwa-'));
+    const context = await chromium.launchPersistentContext(profile, { ...launchOptions, baseURL });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.goto('/login');
+      await expect(page.getByText('Tanya is installed and ready to work offline.')).toBeVisible({ timeout: 15_000 });
+      const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+      expect(new URL(scope).pathname).toBe('/');
+      const cdp = await context.newCDPSession(page);
+      const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+      expect(installabilityErrors).toEqual([]);
+    } finally {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
     const sw = await request.get('/sw.js');
     expect(sw.status()).toBe(200);
     expect(sw.headers()['cache-control']).toContain('no-cache');
@@ -52,9 +69,6 @@ test.describe('PWA', () => {
     const body = await manifest.json();
     expect(body.icons.map((i: { sizes: string }) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
     for (const icon of body.icons) expect((await request.get(`/${icon.src}`)).headers()['content-type']).toBe('image/png');
-    const cdp = await page.context().newCDPSession(page);
-    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
-    expect(installabilityErrors).toEqual([]);
   });
 
   test('the SPA answers deep links with index.html (history fallback)', async ({ request }) => {

@@ -11,6 +11,12 @@ describe('HTTP basics', () => {
   });
   afterAll(() => t.close());
 
+  it('reports health, reading the database, without authentication', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'success', data: { status: 'ok' } });
+  });
+
   it('answers unknown /api paths with a JSON 404', async () => {
     for (const [method, url] of [
       ['GET', '/api/v1/nope'],

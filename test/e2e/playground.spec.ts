@@ -1,0 +1,63 @@
+import { expect, test } from '@playwright/test';
+import { expectNoAxeViolations } from './helpers/axe';
+
+test.describe('playground', () => {
+  test('shows every UI-kit section and passes axe in light and dark', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('/playground');
+    await expect(page.getByRole('heading', { name: 'Component Playground' })).toBeVisible();
+    for (const section of ['Colours', 'Buttons', 'Inputs', 'Selects', 'Date pickers', 'Toggles', 'Modals', 'Tooltips', 'Pagination', 'Error messages', 'Toasts']) {
+      await expect(page.getByRole('heading', { name: section, exact: true })).toBeVisible();
+    }
+    await expectNoAxeViolations(page);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoAxeViolations(page);
+  });
+
+  test('a toast shows its message and closes by itself after 3 seconds', async ({ page }) => {
+    await page.clock.install();
+    await page.goto('/playground');
+    await page.getByRole('button', { name: 'Warning toast' }).click();
+    const toast = page.getByText('You are close to your monthly limit.');
+    await expect(toast).toBeVisible();
+    await page.mouse.move(0, 0); // hovering the stack pauses the timer
+    await page.clock.runFor(2_500);
+    await expect(toast).toBeVisible();
+    await page.clock.runFor(1_000);
+    await expect(toast).toHaveCount(0);
+  });
+
+  test('modals close on Escape and on a click outside; the confirm dialog has the spec defaults', async ({ page }) => {
+    await page.goto('/playground');
+    await page.getByRole('button', { name: 'Open lg modal' }).click();
+    const modal = page.getByRole('dialog', { name: 'Modal (lg)' });
+    await expect(modal).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(modal).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Open sm modal' }).click();
+    await expect(page.getByRole('dialog', { name: 'Modal (sm)' })).toBeVisible();
+    await page.mouse.click(5, 5);
+    await expect(page.getByRole('dialog', { name: 'Modal (sm)' })).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Open confirm dialog' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Confirm Action' });
+    await expect(confirm).toBeVisible();
+    await expect(confirm.getByText('Are you sure you want to proceed?')).toBeVisible();
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeVisible();
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.getByText('Action confirmed')).toBeVisible();
+  });
+
+  test('pagination: a window of 5 page buttons around the current page, plus first and last', async ({ page }) => {
+    await page.goto('/playground');
+    const nav = page.getByRole('navigation', { name: 'Pagination' });
+    const labels = () => nav.locator('button[aria-label^="Page "]').evaluateAll((els) => els.map((e) => e.textContent));
+    await expect(nav).toBeVisible();
+    expect(await labels()).toEqual(['1', '2', '3', '4', '5', '12']);
+    for (const p of [4, 6]) await nav.getByRole('button', { name: `Page ${p}`, exact: true }).click();
+    await expect.poll(labels).toEqual(['1', '4', '5', '6', '7', '8', '12']);
+    await expect(page.getByText('Page 6 of 12')).toBeVisible();
+    await expect(nav.getByRole('button', { name: 'Page 6' })).toHaveAttribute('aria-current', 'page');
+  });
+});
