@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
-export const roles = ['superuser', 'admin', 'user'] as const;
+import { roles } from './roles';
+
+export { roles, type Role } from './roles';
 export const role = z.enum(roles);
-export type Role = z.infer<typeof role>;
 
 export const userStatus = z.enum(['active', 'inactive']);
 export type UserStatus = z.infer<typeof userStatus>;

@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { LOGIN_JS_BUDGET_KB, measureLoginJs } from './login-bundle';
 import { startServer } from './server-process';
 
-// `npm run bench`: numbers, not pass/fail timings. Builds the SPA when dist/ is missing.
+// `npm run bench`: numbers, not pass/fail timings. Builds the SPA first: a stale dist/ would measure old code.
 const chrome = execSync('bash scripts/find-chromium.sh', { encoding: 'utf8' }).trim();
-if (!existsSync('dist/index.html')) execSync('npx vite build --logLevel warn', { stdio: 'inherit' });
+execSync('npx vite build --logLevel warn', { stdio: 'inherit' });
 
 const server = await startServer(Number(process.env.BENCH_PORT ?? 8191));
 try {

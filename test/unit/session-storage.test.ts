@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadSession, saveSession } from '../../src/app/session-storage';
+import { user as userSchema } from '../../contract/user';
+import { isStoredUser, loadSession, saveSession } from '../../src/app/session-storage';
 
 class MemoryStorage implements Storage {
   private map = new Map<string, string>();
@@ -35,5 +36,20 @@ describe('session storage', () => {
     expect(loadSession(s).user).toBeNull();
     s.setItem('user', 'not json');
     expect(loadSession(s).user).toBeNull();
+  });
+  it('accepts exactly the users the contract schema accepts', () => {
+    const variants: unknown[] = [
+      user,
+      { ...user, role: 'admin', department_id: 'd1', unit_id: 'u1', image_url: 'https://x/y.png' },
+      { ...user, role: 'root' },
+      { ...user, status: 'pending' },
+      { ...user, verified: 'yes' },
+      { ...user, client_id: 5 },
+      { ...user, email: undefined },
+      { ...user, package_name: null },
+      null,
+      'user',
+    ];
+    for (const v of variants) expect(isStoredUser(v), JSON.stringify(v)).toBe(userSchema.safeParse(v).success);
   });
 });

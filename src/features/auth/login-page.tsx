@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Link } from 'react-aria-components/Link';
 import { useSelector } from '@xstate/react';
@@ -8,7 +8,9 @@ import { Button } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
 import { TextField } from '../../ui/text-field';
 import { SSO_ERROR_KEY, urlLoginError } from './login-errors';
-import { ResetRequestModal } from './reset-request-modal';
+
+// The modal (and react-aria's dialog code) loads on the first 'Forgot password?' click, not with the login route.
+const ResetRequestModal = lazy(() => import('./reset-request-modal').then((m) => ({ default: m.ResetRequestModal })));
 
 export default function LoginPage() {
   const [params, setParams] = useSearchParams();
@@ -114,7 +116,11 @@ export default function LoginPage() {
       <footer className="mt-6 text-center text-sm text-gray-600 dark:text-gray-400">
         Powered by Tanya · AI assistant for organisations
       </footer>
-      <ResetRequestModal isOpen={resetOpen} onOpenChange={setResetOpen} />
+      {resetOpen && (
+        <Suspense fallback={null}>
+          <ResetRequestModal isOpen={resetOpen} onOpenChange={setResetOpen} />
+        </Suspense>
+      )}
     </div>
   );
 }
