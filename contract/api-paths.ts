@@ -12,4 +12,20 @@ export const paths = {
   me: '/users/me',
   updateProfile: '/users/me/update-profile',
   departments: '/departments/',
+  conversations: '/chat/conversations',
+  conversationSearch: '/chat/conversations/search',
+  conversation: '/chat/conversations/:id',
+  conversationMessages: '/chat/conversations/:id/messages',
+  conversationRecentMessages: '/chat/conversations/:id/messages/recent',
+  conversationRename: '/chat/conversations/:id/rename',
+  messages: '/chat/messages',
 } as const;
+
+/** Fills `:name` segments of a path pattern, URI-encoding each value. */
+export function pathTo(pattern: string, params: Record<string, string>): string {
+  return pattern.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`pathTo: missing ${name} for ${pattern}`);
+    return encodeURIComponent(value);
+  });
+}

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+
+/** Spec section 9 constants and section 5 texts for conversations and messages. */
+export const CONVERSATION_PAGE_SIZE = 10;
+export const SEARCH_PAGE_SIZE = 10;
+export const SEARCH_MIN_CHARS = 3;
+export const TITLE_MAX_LENGTH = 200;
+export const DEFAULT_CONVERSATION_TITLE = 'New Conversation';
+/** How many of the latest messages GET .../messages/recent returns. */
+export const RECENT_MESSAGES_LIMIT = 20;
+/** A generous bound on one prompt, so a pasted book is refused with a clear message instead of a 500. */
+export const MESSAGE_MAX_LENGTH = 100_000;
+
+export const MESSAGE_EMPTY = 'Message cannot be empty';
+export const MESSAGE_TOO_LONG = `Message cannot be more than ${MESSAGE_MAX_LENGTH} characters`;
+export const TITLE_EMPTY = 'Conversation title cannot be empty';
+export const TITLE_TOO_LONG = `Conversation title cannot be more than ${TITLE_MAX_LENGTH} characters`;
+export const SEARCH_TOO_SHORT = 'Type at least 3 characters to search...';
+export const CONVERSATION_BUSY = 'This conversation is still answering. Wait for the reply to finish.';
+
+export const reasoningEfforts = ['low', 'medium'] as const;
+export const reasoningEffort = z.enum(reasoningEfforts);
+export type ReasoningEffort = z.infer<typeof reasoningEffort>;
+
+export const senders = ['user', 'Assistant'] as const;
+export const sender = z.enum(senders);
+export type Sender = z.infer<typeof sender>;
+
+/** streaming: the reply is still being written (server-side, even with no client attached). */
+export const messageStatus = z.enum(['complete', 'streaming', 'error']);
+export type MessageStatus = z.infer<typeof messageStatus>;
+
+export const conversation = z.object({
+  id: z.string(),
+  title: z.string(),
+  created_at: z.string(),
+  /** Last activity (a message sent or answered, a rename); the list is ordered by it, newest first. */
+  updated_at: z.string(),
+  /** Only on search hits: a short excerpt around the match, plain text. */
+  matching_snippet: z.string().nullable().optional(),
+});
+export type Conversation = z.infer<typeof conversation>;
+
+export const chatMessage = z.object({
+  id: z.string(),
+  conversation_id: z.string(),
+  content: z.string(),
+  sender,
+  status: messageStatus,
+  created_at: z.string(),
+});
+export type ChatMessage = z.infer<typeof chatMessage>;
+
+const page = z.coerce.number().int().min(1).max(100_000).default(1);
+const pageSize = (def: number) => z.coerce.number().int().min(1).max(100).default(def);
+
+export const conversationListQuery = z.object({
+  page,
+  page_size: pageSize(CONVERSATION_PAGE_SIZE),
+  /** The spec lists it on this call too: the same as /search when given (3 characters or more). */
+  search: z.string().trim().max(200).optional(),
+});
+export type ConversationListQuery = z.input<typeof conversationListQuery>;
+
+export const conversationList = z.object({
+  conversations: z.array(conversation),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  total: z.number().int(),
+  total_pages: z.number().int(),
+});
+export type ConversationList = z.infer<typeof conversationList>;
+
+export const conversationSearchQuery = z.object({
+  query: z
+    .string({ error: SEARCH_TOO_SHORT })
+    .trim()
+    .min(SEARCH_MIN_CHARS, SEARCH_TOO_SHORT)
+    .max(200, 'Search text cannot be more than 200 characters'),
+  page,
+  page_size: pageSize(SEARCH_PAGE_SIZE),
+});
+export type ConversationSearchQuery = z.input<typeof conversationSearchQuery>;
+
+export const conversationSearchResult = z.object({
+  conversations: z.array(conversation),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  total: z.number().int(),
+});
+export type ConversationSearchResult = z.infer<typeof conversationSearchResult>;
+
+/** GET /chat/conversations/{id}/messages and .../messages/recent (oldest first). */
+export const conversationMessages = z.object({
+  conversation,
+  messages: z.array(chatMessage),
+});
+export type ConversationMessages = z.infer<typeof conversationMessages>;
+
+export const renameQuery = z.object({
+  title: z.string({ error: TITLE_EMPTY }).trim().min(1, TITLE_EMPTY).max(TITLE_MAX_LENGTH, TITLE_TOO_LONG),
+});
+export type RenameQuery = z.input<typeof renameQuery>;
+
+export const sendMessageRequest = z.object({
+  conversation_id: z.string().min(1).max(100).nullable().default(null),
+  message: z
+    .string({ error: MESSAGE_EMPTY })
+    .refine((m) => m.trim().length > 0, MESSAGE_EMPTY)
+    .refine((m) => m.length <= MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG),
+  sender: z.literal('user').default('user'),
+  browsing: z.boolean().default(false),
+  image_generation: z.boolean().default(false),
+  message_id_to_edit: z.string().min(1).max(100).nullable().default(null),
+  reasoning_effort: reasoningEffort.default('low'),
+});
+export type SendMessageRequest = z.input<typeof sendMessageRequest>;
+
+// --- The stream (text/event-stream), ARCHITECTURE.md "Chat streaming protocol" ---
+
+/** First `data:` record. message_id is the assistant message being written. */
+export const streamControl = z.object({
+  conversation_id: z.string(),
+  message_id: z.string(),
+  user_message_id: z.string(),
+});
+export type StreamControl = z.infer<typeof streamControl>;
+
+export const streamErrorType = z.enum(['llm', 'max-tokens', 'unknown']);
+export type StreamErrorType = z.infer<typeof streamErrorType>;
+
+/** `event: error` */
+export const streamError = z.object({ type: streamErrorType, message: z.string() });
+export type StreamError = z.infer<typeof streamError>;
+
+export const usage = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int() });
+export type Usage = z.infer<typeof usage>;
+
+/** `event: done` */
+export const streamDone = z.object({ message_id: z.string(), usage });
+export type StreamDone = z.infer<typeof streamDone>;
+
+/** The text a failed stream shows when the server gave no better one (spec section 4). */
+export const UNKNOWN_STREAM_ERROR = 'An unknown error occurred';
