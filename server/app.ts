@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { API_PREFIX } from '../contract/api-paths';
@@ -10,7 +11,10 @@ import { installErrorHandler } from './http/errors';
 import { isLoggerInstance, loggerOptions, type AppLogger } from './http/logger';
 import { registerSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
+import { createChatModel } from './llm/create-model';
+import type { ChatModel } from './llm/types';
 import { authRoutes } from './routes/auth';
+import { chatRoutes } from './routes/chat';
 import { departmentRoutes } from './routes/departments';
 import { healthRoutes } from './routes/health';
 import { ssoRoutes } from './routes/sso';
@@ -19,6 +23,7 @@ import { createBackgroundTasks } from './services/background';
 import { resolveJwtSecret } from './services/jwt-secret';
 import { createMailer, type Mailer } from './services/mailer';
 import { createSqlRateLimitStore, type RateLimitStore } from './services/rate-limit';
+import { createMemoryStreamHub, type StreamHub } from './services/stream-hub';
 import { createTokenService } from './services/tokens';
 
 export interface BuildAppOptions {
@@ -27,9 +32,16 @@ export interface BuildAppOptions {
   db: Kysely<Database>;
   mailer?: Mailer;
   rateLimits?: RateLimitStore;
+  /** Default: from config.llm (the offline demo responder when no model is configured). */
+  llm?: ChatModel;
+  /** Default: in memory (one instance). */
+  streams?: StreamHub;
   /** false: silent; an options object: merged with the redaction rules; a logger instance: used as is. */
   logger?: AppLogger;
 }
+
+/** On close, replies still being written get this long to finish before they are cut off (and saved so). */
+const REPLY_GRACE_MS = 5_000;
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = opts;
@@ -46,6 +58,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         logger: logger === false ? false : loggerOptions(config.logLevel, logger === true ? {} : logger),
       });
 
+  const closing = new AbortController();
+  // Every reply in progress listens to this one signal: many at once are expected, not a leak.
+  setMaxListeners(0, closing.signal);
   const ctx: AppContext = {
     config,
     db,
@@ -53,6 +68,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     mailer: opts.mailer ?? createMailer(config),
     rateLimits: opts.rateLimits ?? createSqlRateLimitStore(db),
     background: createBackgroundTasks(app.log),
+    log: app.log,
+    llm: opts.llm ?? createChatModel(config.llm, app.log),
+    streams: opts.streams ?? createMemoryStreamHub(),
+    closing: closing.signal,
   };
   const guards = createAuthGuards(db, ctx.tokens);
 
@@ -68,13 +87,21 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await ssoRoutes(api, ctx);
       await userRoutes(api, ctx, guards);
       await departmentRoutes(api, ctx, guards);
+      await chatRoutes(api, ctx, guards);
     },
     { prefix: API_PREFIX },
   );
   await registerSpa(app, config.staticDir);
 
+  // Streams being written are in-flight requests, which close() waits for before onClose: the grace period
+  // starts earlier, in preClose, so a reply stuck on a silent provider cannot hold the shutdown.
+  let cutOff: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    cutOff = setTimeout(() => closing.abort(), REPLY_GRACE_MS);
+  });
   app.addHook('onClose', async () => {
     await ctx.background.drain();
+    clearTimeout(cutOff);
     ctx.mailer.close();
   });
   return app;

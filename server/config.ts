@@ -29,7 +29,50 @@ const envSchema = z.object({
   RESET_RATE_LIMIT_PER_EMAIL: positiveInt(3),
   /** Behind a load balancer: 'true', a hop count, or a comma list of proxy addresses (Fastify trustProxy). */
   TRUST_PROXY: z.string().optional(),
+
+  // The chat model. No LLM_MODEL: the built-in offline demo responder answers (server/llm/offline.ts).
+  LLM_BASE_URL: z.url({ error: 'must be an absolute URL such as https://api.openai.com/v1' }).optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().max(200).optional(),
+  LLM_BACKUP_BASE_URL: z.url({ error: 'must be an absolute URL such as https://api.openai.com/v1' }).optional(),
+  LLM_BACKUP_API_KEY: z.string().optional(),
+  LLM_BACKUP_MODEL: z.string().max(200).optional(),
+  LLM_FIRST_TOKEN_TIMEOUT_MS: positiveInt(30_000),
+  LLM_MAX_TOKENS: z.coerce.number().int().min(1).optional(),
+  /** auto: only models whose name starts with o1/o3/o4/gpt-5 get reasoning_effort; true/false force it. */
+  LLM_REASONING: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** How many tokens of earlier messages go with a question (the newest are kept). */
+  LLM_HISTORY_TOKENS: positiveInt(8_000),
+  LLM_PRICES: z.string().optional(),
+  OFFLINE_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(25),
 });
+
+/** USD per one million tokens. */
+const modelPrice = z.object({ prompt: z.number().min(0), completion: z.number().min(0) }).strict();
+const modelPrices = z.record(z.string().min(1), modelPrice);
+export type ModelPrice = z.infer<typeof modelPrice>;
+
+export interface LlmEndpoint {
+  /** Undefined: the OpenAI API. */
+  baseUrl: string | undefined;
+  /** A secret: never log it or return it. Undefined for servers that need none (Ollama, vLLM). */
+  apiKey: string | undefined;
+  model: string;
+}
+
+export interface LlmConfig {
+  /** Undefined: no model configured, the offline demo responder answers. */
+  primary: LlmEndpoint | undefined;
+  /** Takes over when the primary fails or stays silent before its first token. */
+  backup: LlmEndpoint | undefined;
+  firstTokenTimeoutMs: number;
+  maxTokens: number | undefined;
+  reasoning: 'auto' | 'always' | 'never';
+  historyTokens: number;
+  /** LLM_PRICES, on top of the built-in table in server/llm/prices.ts. */
+  prices: Record<string, ModelPrice>;
+  offlineTokenDelayMs: number;
+}
 
 export interface RateLimitRule {
   limit: number;
@@ -64,6 +107,7 @@ export interface Config {
     resetPerIp: RateLimitRule;
     resetPerEmail: RateLimitRule;
   };
+  llm: LlmConfig;
 }
 
 export class ConfigError extends Error {
@@ -82,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const llm = parseLlm(e);
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -105,7 +150,64 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       resetPerIp: { limit: e.RESET_RATE_LIMIT_PER_IP, windowMs: HOUR },
       resetPerEmail: { limit: e.RESET_RATE_LIMIT_PER_EMAIL, windowMs: HOUR },
     },
+    llm,
   };
+}
+
+type Env = z.infer<typeof envSchema>;
+
+function parseLlm(e: Env): LlmConfig {
+  const problems: string[] = [];
+  if (!e.LLM_MODEL) {
+    for (const key of ['LLM_BASE_URL', 'LLM_API_KEY', 'LLM_BACKUP_MODEL'] as const) {
+      if (e[key]) problems.push(`  ${key}: needs LLM_MODEL (the model to use)`);
+    }
+  } else if (!e.LLM_BASE_URL && !e.LLM_API_KEY) {
+    problems.push('  LLM_API_KEY: required for the OpenAI API (or set LLM_BASE_URL to a server that needs no key)');
+  }
+  for (const key of ['LLM_BACKUP_BASE_URL', 'LLM_BACKUP_API_KEY'] as const) {
+    if (e[key] && !e.LLM_BACKUP_MODEL) problems.push(`  ${key}: needs LLM_BACKUP_MODEL`);
+  }
+  const prices = parsePrices(e.LLM_PRICES, problems);
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+
+  const primary = e.LLM_MODEL ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL } : undefined;
+  // Without its own URL the backup is another model at the primary's endpoint, so it shares the primary's key;
+  // with its own URL it never receives the primary's key (that would hand a secret to another host).
+  const backup =
+    primary && e.LLM_BACKUP_MODEL
+      ? {
+          baseUrl: e.LLM_BACKUP_BASE_URL ?? primary.baseUrl,
+          apiKey: e.LLM_BACKUP_BASE_URL ? e.LLM_BACKUP_API_KEY : (e.LLM_BACKUP_API_KEY ?? primary.apiKey),
+          model: e.LLM_BACKUP_MODEL,
+        }
+      : undefined;
+  return {
+    primary,
+    backup,
+    firstTokenTimeoutMs: e.LLM_FIRST_TOKEN_TIMEOUT_MS,
+    maxTokens: e.LLM_MAX_TOKENS,
+    reasoning: ({ auto: 'auto', true: 'always', false: 'never' } as const)[e.LLM_REASONING],
+    historyTokens: e.LLM_HISTORY_TOKENS,
+    prices,
+    offlineTokenDelayMs: e.OFFLINE_TOKEN_DELAY_MS,
+  };
+}
+
+function parsePrices(value: string | undefined, problems: string[]): Record<string, ModelPrice> {
+  if (value === undefined) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    problems.push('  LLM_PRICES: must be JSON such as {"my-model": {"prompt": 0.5, "completion": 1.5}} (USD per 1M tokens)');
+    return {};
+  }
+  const parsed = modelPrices.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  problems.push(`  LLM_PRICES: ${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message} (expected {"model": {"prompt": USD, "completion": USD}} per 1M tokens)`);
+  return {};
 }
 
 function parseTrustProxy(value: string | undefined): Config['trustProxy'] {

@@ -1,9 +1,12 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from './config';
 import type { Database } from './db/database';
+import type { ChatModel } from './llm/types';
 import type { BackgroundTasks } from './services/background';
 import type { Mailer } from './services/mailer';
 import type { RateLimitStore } from './services/rate-limit';
+import type { StreamHub } from './services/stream-hub';
 import type { TokenService } from './services/tokens';
 
 /** What route handlers and services share; built once per app in app.ts. */
@@ -14,4 +17,12 @@ export interface AppContext {
   mailer: Mailer;
   rateLimits: RateLimitStore;
   background: BackgroundTasks;
+  /** For work outside a request (background replies, titles); request handlers use request.log. */
+  log: FastifyBaseLogger;
+  /** The model answering chats (offline demo responder, one endpoint, or primary with backup). */
+  llm: ChatModel;
+  /** Carries replies being written to the requests following them. */
+  streams: StreamHub;
+  /** Aborted when the app closes and the grace period for unfinished replies is over. */
+  closing: AbortSignal;
 }

@@ -95,6 +95,53 @@ export interface RateLimitsTable {
   window_start: IsoTimestamp;
 }
 
+export interface ConversationsTable {
+  id: string;
+  user_id: string;
+  /** The owner's organisation when the conversation began (null for the superuser); reports group by it. */
+  client_id: string | null;
+  title: string;
+  /**
+   * A lease: while in the future, a reply is being written and another send answers 409. Kept in the
+   * database so every instance sees it; a crashed instance's lease simply runs out.
+   */
+  answering_until: IsoTimestamp | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+export interface MessagesTable {
+  id: string;
+  conversation_id: string;
+  /** The conversation's owner, on the assistant's messages too (search filters by it without a join). */
+  user_id: string;
+  sender: 'user' | 'Assistant';
+  content: string;
+  status: 'complete' | 'streaming' | 'error';
+  /** 1, 2, 3... within a conversation: the order, independent of equal timestamps. */
+  seq: number;
+  created_at: IsoTimestamp;
+}
+
+/** One row per model call (replies and titles): the ledger the usage dashboard and reports read. */
+export interface UsageLogsTable {
+  id: string;
+  user_id: string;
+  client_id: string | null;
+  department_id: string | null;
+  unit_id: string | null;
+  conversation_id: string | null;
+  message_id: string | null;
+  purpose: 'reply' | 'title';
+  provider: string;
+  model: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost_usd: number;
+  duration_ms: number;
+  created_at: IsoTimestamp;
+}
+
 export interface Database {
   clients: ClientsTable;
   packages: PackagesTable;
@@ -105,4 +152,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   password_resets: PasswordResetsTable;
   rate_limits: RateLimitsTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  usage_logs: UsageLogsTable;
 }

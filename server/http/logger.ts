@@ -30,8 +30,11 @@ export const REDACT_PATHS = [
 /** Paths whose last segment is a credential (reset and activation links, share ids are not secrets). */
 const SECRET_PATH = /^(\/(?:reset-password|activate)\/)[^/?#]+/;
 
+/** Query parameters that carry what people typed (searches, conversation titles): private, so not logged. */
+const PRIVATE_QUERY = /([?&](?:query|search|title)=)[^&#]*/g;
+
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PATH, '$1[redacted]');
+  return url.replace(SECRET_PATH, '$1[redacted]').replace(PRIVATE_QUERY, '$1[redacted]');
 }
 
 export function loggerOptions(level: string, overrides: AppLoggerOptions = {}): AppLoggerOptions {

@@ -14,6 +14,9 @@ export function connectSession(next: typeof hooks) {
   Object.assign(hooks, next);
 }
 
+/** The current access token, for the one call that does not go through the client (the streamed send). */
+export const accessToken = () => hooks.getToken();
+
 export const api = createApiClient({
   baseURL: `${import.meta.env.BASE_URL.replace(/\/$/, '')}${API_PREFIX}`,
   getToken: () => hooks.getToken(),

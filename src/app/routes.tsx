@@ -37,7 +37,7 @@ export const routes: RouteObject[] = [
       page('/activate/:activationCode', 'public', titled('Account activation')),
       page('/reset-password/:token', 'public', () => import('../features/auth/reset-password-page')),
       page('/home', 'login', () => import('../features/home/home-page'), 'Home'),
-      page('/chat', 'login', titled('Chat'), 'Chat'),
+      page('/chat', 'login', () => import('../features/chat/chat-page'), 'Chat'),
       page('/share/:sharedId', 'login', titled('Shared Conversation'), 'SharedChat'),
       page('/profile', 'login', () => import('../features/profile/profile-page'), 'Profile'),
       page('/logout', 'public', () => import('../features/auth/logout-page')),

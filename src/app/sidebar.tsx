@@ -1,10 +1,8 @@
 import { useEffect, useState } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
 import { Button as AriaButton } from 'react-aria-components/Button';
-import { Dialog, DialogTrigger } from 'react-aria-components/Dialog';
-import { Popover } from 'react-aria-components/Popover';
 import { LogOut, Menu, X } from 'lucide-react';
-import { Avatar } from '../ui/avatar';
+import { ProfileMenu } from './profile-menu';
 import { NAV_LINKS } from './route-access';
 import { useSession } from './session';
 
@@ -12,30 +10,6 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
   `block rounded-lg px-3 py-2 text-sm font-medium ${
     isActive ? 'bg-primary text-gray-900' : 'text-gray-700 hover:bg-gray-200 dark:text-gray-200 dark:hover:bg-gray-700'
   }`;
-
-function ProfileMenu() {
-  const me = useSession((c) => ({ name: c.user?.name ?? '', email: c.user?.email ?? '', image: c.user?.image_url ?? null }));
-  return (
-    <DialogTrigger>
-      <AriaButton
-        aria-label="Profile"
-        className="flex w-full items-center gap-3 rounded-lg p-2 text-left hover:bg-gray-200 dark:hover:bg-gray-700"
-      >
-        <Avatar name={me.name} imageUrl={me.image} size="sm" />
-        <span className="min-w-0 flex-1 truncate text-sm font-medium">{me.name}</span>
-      </AriaButton>
-      <Popover placement="top start" className="w-64 rounded-xl border border-gray-200 bg-white p-4 shadow-lg dark:border-gray-700 dark:bg-gray-800">
-        <Dialog aria-label="Profile" className="outline-none">
-          <p className="truncate font-semibold">{me.name}</p>
-          <p className="truncate text-sm text-gray-600 dark:text-gray-300">{me.email}</p>
-          <NavLink to="/profile" className="mt-3 block rounded-lg px-3 py-2 text-sm font-medium hover:bg-gray-100 dark:hover:bg-gray-700">
-            My Profile
-          </NavLink>
-        </Dialog>
-      </Popover>
-    </DialogTrigger>
-  );
-}
 
 function SidebarBody() {
   const role = useSession((c) => c.user?.role ?? null);

@@ -1,5 +1,6 @@
 import { execSync } from 'node:child_process';
 import { LOGIN_JS_BUDGET_KB, measureLoginJs } from './login-bundle';
+import { measureRenderStream, printRenderStream } from './render-stream';
 import { startServer } from './server-process';
 
 // `npm run bench`: numbers, not pass/fail timings. Builds the SPA first: a stale dist/ would measure old code.
@@ -15,3 +16,6 @@ try {
 } finally {
   await server.stop();
 }
+
+// Streaming render of the assistant markdown renderer (its own bench page, no server needed).
+printRenderStream(await measureRenderStream(chrome));

@@ -63,6 +63,60 @@ describe('loadConfig', () => {
   });
 });
 
+describe('loadConfig: the chat model', () => {
+  it('defaults to the offline responder', () => {
+    expect(loadConfig({}).llm).toEqual({
+      primary: undefined,
+      backup: undefined,
+      firstTokenTimeoutMs: 30_000,
+      maxTokens: undefined,
+      reasoning: 'auto',
+      historyTokens: 8_000,
+      prices: {},
+      offlineTokenDelayMs: 25,
+    });
+  });
+
+  it('reads a primary and a backup; the backup shares the key only at the same endpoint', () => {
+    const sameHost = loadConfig({ LLM_BASE_URL: 'https://llm.corp/v1', LLM_API_KEY: 'k1', LLM_MODEL: 'big', LLM_BACKUP_MODEL: 'small' }).llm;
+    expect(sameHost.primary).toEqual({ baseUrl: 'https://llm.corp/v1', apiKey: 'k1', model: 'big' });
+    expect(sameHost.backup).toEqual({ baseUrl: 'https://llm.corp/v1', apiKey: 'k1', model: 'small' });
+    const otherHost = loadConfig({
+      LLM_API_KEY: 'k1',
+      LLM_MODEL: 'gpt-4o',
+      LLM_BACKUP_BASE_URL: 'http://ollama:11434/v1',
+      LLM_BACKUP_MODEL: 'llama3.1',
+      LLM_FIRST_TOKEN_TIMEOUT_MS: '5000',
+      LLM_MAX_TOKENS: '2048',
+      LLM_REASONING: 'false',
+      OFFLINE_TOKEN_DELAY_MS: '0',
+      LLM_PRICES: '{"llama3.1": {"prompt": 0, "completion": 0}}',
+    }).llm;
+    expect(otherHost.primary).toEqual({ baseUrl: undefined, apiKey: 'k1', model: 'gpt-4o' });
+    expect(otherHost.backup).toEqual({ baseUrl: 'http://ollama:11434/v1', apiKey: undefined, model: 'llama3.1' });
+    expect(otherHost).toMatchObject({ firstTokenTimeoutMs: 5000, maxTokens: 2048, reasoning: 'never', offlineTokenDelayMs: 0 });
+    expect(otherHost.prices).toEqual({ 'llama3.1': { prompt: 0, completion: 0 } });
+  });
+
+  it('fails fast on incomplete or malformed model settings', () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ LLM_BASE_URL: 'https://llm.corp/v1' }, 'LLM_BASE_URL: needs LLM_MODEL'],
+      [{ LLM_MODEL: 'gpt-4o' }, 'LLM_API_KEY: required for the OpenAI API'],
+      [{ LLM_BASE_URL: 'https://llm.corp/v1', LLM_MODEL: 'm', LLM_BACKUP_BASE_URL: 'https://b/v1' }, 'LLM_BACKUP_BASE_URL: needs LLM_BACKUP_MODEL'],
+      [{ LLM_BACKUP_MODEL: 'small' }, 'LLM_BACKUP_MODEL: needs LLM_MODEL'],
+      [{ LLM_PRICES: '{not json' }, 'LLM_PRICES: must be JSON'],
+      [{ LLM_PRICES: '{"m": {"prompt": -1, "completion": 1}}' }, 'LLM_PRICES: m.prompt'],
+      [{ LLM_BASE_URL: 'not a url' }, 'LLM_BASE_URL: must be an absolute URL'],
+      [{ LLM_REASONING: 'maybe' }, 'LLM_REASONING:'],
+      [{ LLM_FIRST_TOKEN_TIMEOUT_MS: '0' }, 'LLM_FIRST_TOKEN_TIMEOUT_MS:'],
+    ];
+    for (const [env, message] of cases) {
+      expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env), JSON.stringify(env)).toThrow(message);
+    }
+  });
+});
+
 describe('resolveJwtSecret', () => {
   it('generates a secret once in DATA_DIR/jwt-secret (0600) and reuses it', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tanya-secret-'));

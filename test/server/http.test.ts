@@ -55,9 +55,13 @@ describe('HTTP basics', () => {
     await post(t.app, '/auth/refresh', undefined, bearer(session.refresh_token));
     await post(t.app, '/auth/logout', { refresh_token: session.refresh_token });
     await t.app.inject({ method: 'GET', url: '/reset-password/secret-reset-token-value' });
+    // What people type into searches and titles is theirs, not the log's.
+    await t.app.inject({ method: 'GET', url: '/api/v1/chat/conversations/search?query=private-search-words&page=1', headers: bearer(session.access_token) });
+    await t.app.inject({ method: 'PATCH', url: '/api/v1/chat/conversations/x/rename?title=private-title-words', headers: bearer(session.access_token) });
     const log = logLines.join('\n');
     expect(log).toContain('/api/v1/users/me');
-    for (const secret of [DEMO_PASSWORD, session.access_token, session.refresh_token, 'secret-reset-token-value']) {
+    expect(log).toContain('/api/v1/chat/conversations/search?query=[redacted]&page=1');
+    for (const secret of [DEMO_PASSWORD, session.access_token, session.refresh_token, 'secret-reset-token-value', 'private-search-words', 'private-title-words']) {
       expect(log).not.toContain(secret);
     }
     expect(log.toLowerCase()).not.toContain('bearer');

@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as foundation from './2026-11-22-01-foundation';
+import * as chat from './2026-11-23-01-chat';
 
 /** Every migration, in order. Listed by hand: no filesystem glob, so bundlers and tsx see them all. */
 export const migrations: Record<string, Migration> = {
   '2026-11-22-01-foundation': foundation,
+  '2026-11-23-01-chat': chat,
 };

@@ -1,5 +1,5 @@
 import type { AnyMachineSnapshot, AnyStateMachine, AnyStateNode, EventFromLogic, InputFrom, SnapshotFrom, AnyTransitionDefinition } from 'xstate';
-import { getMicrosteps, initialTransition, getInitialMicrosteps } from 'xstate';
+import { getMicrosteps, initialTransition, getInitialMicrosteps, transition } from 'xstate';
 import { TestModel } from 'xstate/graph';
 
 /**
@@ -16,6 +16,18 @@ export interface ModelSpec<M extends AnyStateMachine> {
   events: (snapshot: SnapshotFrom<M>) => EventFromLogic<M>[];
   /** What identifies a state: value plus only the context that guards read (growing context => endless paths). */
   key: (snapshot: SnapshotFrom<M>) => string;
+  /**
+   * The key for the simple-paths generator (default: `key`). Simple paths grow exponentially with the number of
+   * distinct keys (every simple route to every key): with a rich `key` pass a coarser one here (e.g. the state value);
+   * the arrival-aware shortest paths keep using `key`.
+   */
+  simpleKey?: (snapshot: SnapshotFrom<M>) => string;
+  /**
+   * Key the shortest paths by edge (previous key, event, key) instead of by arrival (key, event): one path per
+   * abstract edge. Needed when one event reaches the same key from two states (e.g. `refresh` from idle and from
+   * networkError both arrive in refreshing): an arrival key keeps only one of them. Default false.
+   */
+  edgeKeys?: boolean;
   /** Events never generated (e.g. faults that cannot be forced on a real deployment). */
   filterEvents?: (snapshot: SnapshotFrom<M>, event: EventFromLogic<M>) => boolean;
 }
@@ -31,8 +43,10 @@ export function generatePaths<M extends AnyStateMachine>(spec: ModelSpec<M>): Mo
   const out: ModelPath<M>[] = [];
   for (const input of spec.inputs) {
     const base = { events: spec.events, filterEvents: spec.filterEvents, input };
-    const plainKey = (s: SnapshotFrom<M>) => spec.key(s);
-    const arrivalKey = (s: SnapshotFrom<M>, e: EventFromLogic<M> | undefined) => `${spec.key(s)}|${e?.type ?? ''}`;
+    const simpleKey = spec.simpleKey ?? spec.key;
+    const plainKey = (s: SnapshotFrom<M>) => simpleKey(s);
+    const arrivalKey = (s: SnapshotFrom<M>, e: EventFromLogic<M> | undefined, prev: SnapshotFrom<M> | undefined) =>
+      spec.edgeKeys ? `${prev ? spec.key(prev) : ''}|${e?.type ?? ''}|${spec.key(s)}` : `${spec.key(s)}|${e?.type ?? ''}`;
     // The graph library's generics do not line up with AnyStateMachine; the runtime contract is the same.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const model = new TestModel(spec.machine as any, base as any);
@@ -40,8 +54,13 @@ export function generatePaths<M extends AnyStateMachine>(spec: ModelSpec<M>): Mo
     const shortest = model.getShortestPaths({ serializeState: arrivalKey as any });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const simple = model.getSimplePaths({ serializeState: plainKey as any });
-    for (const path of [...shortest, ...simple]) {
-      const events = path.steps.map((s) => s.event as EventFromLogic<M>).filter((e) => e.type !== 'xstate.init');
+    const planned = [
+      ...shortest.map((path) => ({ path, key: spec.key })),
+      ...simple.map((path) => ({ path, key: simpleKey })),
+    ];
+    for (const { path, key } of planned) {
+      const steps = path.steps.filter((s) => s.event.type !== 'xstate.init') as Array<{ state: SnapshotFrom<M>; event: EventFromLogic<M> }>;
+      const events = replayablePrefix(spec.machine, input, steps, key);
       const id = JSON.stringify([input, events]);
       if (seen.has(id)) continue;
       seen.add(id);
@@ -49,6 +68,29 @@ export function generatePaths<M extends AnyStateMachine>(spec: ModelSpec<M>): Mo
     }
   }
   return out;
+}
+
+/**
+ * The generators keep one snapshot per key, so a path planned through a key's stored snapshot can go elsewhere
+ * when replayed from the real start (context the key leaves out decides a guard). Replay with the pure
+ * `transition()` and keep the events up to the first step whose real snapshot has another key than planned (or
+ * errored, e.g. an `xstate.error.actor.*` event that the real state does not handle): the rest would test a
+ * route the plan never meant. Coverage is measured on what is kept.
+ */
+function replayablePrefix<M extends AnyStateMachine>(
+  machine: M,
+  input: InputFrom<M>,
+  steps: Array<{ state: SnapshotFrom<M>; event: EventFromLogic<M> }>,
+  key: (s: SnapshotFrom<M>) => string,
+): EventFromLogic<M>[] {
+  let [real] = initialTransition(machine, input as never) as [SnapshotFrom<M>, unknown];
+  const kept: EventFromLogic<M>[] = [];
+  for (const step of steps) {
+    [real] = transition(machine, real, step.event as never) as [SnapshotFrom<M>, unknown];
+    if ((real as AnyMachineSnapshot).status === 'error' || key(real) !== key(step.state)) break;
+    kept.push(step.event);
+  }
+  return kept;
 }
 
 function allStateNodes(node: AnyStateNode): AnyStateNode[] {

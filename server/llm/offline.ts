@@ -1,0 +1,68 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ChatChunk, ChatModel, ChatRequest, ModelSource } from './types';
+
+export const OFFLINE_SOURCE: ModelSource = { provider: 'offline', model: 'tanya-offline-demo' };
+
+const QUOTE_MAX_CHARS = 200;
+
+/**
+ * The reply of the offline demo responder to `question`: deterministic, clearly labelled, and showing the
+ * markdown the chat renders (a list, a code block), so a fresh install and the tests run end to end.
+ */
+export function offlineReply(question: string): string {
+  return [
+    "**This is Tanya's offline demo responder.** No AI model is configured on this server, so this is not a real answer.",
+    '',
+    'You asked:',
+    '',
+    `> ${quote(question)}`,
+    '',
+    'Once a model is connected, answers stream in here and can contain:',
+    '',
+    '- lists like this one,',
+    '- **bold** and *italic* text, tables and links,',
+    '- code blocks such as the configuration below.',
+    '',
+    'To connect a model, an administrator sets these variables (any OpenAI-compatible API works: OpenAI, Azure OpenAI, Ollama, vLLM, LiteLLM) and restarts Tanya:',
+    '',
+    '```bash',
+    'LLM_BASE_URL=https://api.openai.com/v1',
+    'LLM_API_KEY=sk-...',
+    'LLM_MODEL=gpt-4o-mini',
+    '```',
+  ].join('\n');
+}
+
+/**
+ * One line, shortened, with markdown and directive syntax escaped: the question is the user's text and must
+ * not turn into markers (`::image{...}`) or structure inside the assistant's markdown.
+ */
+function quote(question: string): string {
+  const line = question.replace(/\s+/g, ' ').trim();
+  const short = line.length > QUOTE_MAX_CHARS ? `${line.slice(0, QUOTE_MAX_CHARS - 1).trimEnd()}…` : line;
+  return short.replace(/[\\`*_{}[\]()#+\-.!:<>|~]/g, (c) => `\\${c}`);
+}
+
+export interface OfflineModelOptions {
+  /** Pause between words, so the demo streams visibly (OFFLINE_TOKEN_DELAY_MS). */
+  tokenDelayMs: number;
+}
+
+export function createOfflineModel(opts: OfflineModelOptions): ChatModel {
+  return {
+    source: OFFLINE_SOURCE,
+    offline: true,
+    async *stream(request: ChatRequest): AsyncGenerator<ChatChunk> {
+      const question = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+      // Each piece is a word with the whitespace after it, so the pieces join back to the exact reply.
+      const words = offlineReply(question).split(/(?<=\s)(?=\S)/);
+      for (const [i, text] of words.entries()) {
+        if (i > 0 && opts.tokenDelayMs > 0) await sleep(opts.tokenDelayMs, undefined, { signal: request.signal });
+        request.signal?.throwIfAborted();
+        yield { type: 'delta', text };
+      }
+      // No usage: the caller counts tokens itself, as for providers that report none.
+      yield { type: 'finish', finishReason: 'stop', usage: null, source: OFFLINE_SOURCE };
+    },
+  };
+}

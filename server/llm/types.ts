@@ -1,0 +1,79 @@
+import type { ReasoningEffort } from '../../contract/chat';
+
+export interface ChatTurn {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatRequest {
+  messages: ChatTurn[];
+  reasoningEffort?: ReasoningEffort;
+  /** Upper bound on the reply's tokens; undefined: the provider's default. */
+  maxTokens?: number;
+  /** Aborting ends the call and makes the stream throw. */
+  signal?: AbortSignal;
+}
+
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/** Which endpoint and model actually answered (after a failover, the backup). */
+export interface ModelSource {
+  provider: string;
+  model: string;
+}
+
+/** 'length': the reply hit the token limit; 'filtered': the provider's content filter stopped it. */
+export type FinishReason = 'stop' | 'length' | 'filtered';
+
+export type ChatChunk =
+  | { type: 'delta'; text: string }
+  /** Always last on success. usage is null when the provider reported none (then it is counted locally). */
+  | { type: 'finish'; finishReason: FinishReason; usage: TokenUsage | null; source: ModelSource };
+
+export interface ChatModel {
+  /** The model normally answering; a finish chunk names the one that really did. */
+  readonly source: ModelSource;
+  /** True for the built-in demo responder: there is no model to ask for a title. */
+  readonly offline: boolean;
+  /** Streams non-empty text deltas, then one finish chunk. A provider failure throws an LlmCallError. */
+  stream(request: ChatRequest): AsyncIterable<ChatChunk>;
+}
+
+/** A provider call that failed; carries which one (for the usage ledger) but never the request. */
+export class LlmCallError extends Error {
+  override name = 'LlmCallError';
+  constructor(
+    readonly source: ModelSource,
+    message: string,
+    /** HTTP status from the provider, when it answered with one. */
+    readonly status?: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** What may be logged about a failure: no prompt, no reply text, no headers (they may hold keys). */
+export function describeError(err: unknown): { name: string; message: string; status?: number; provider?: string; model?: string } {
+  if (err instanceof LlmCallError) {
+    return { name: err.name, message: err.message.slice(0, 300), status: err.status, ...err.source };
+  }
+  if (err instanceof Error) return { name: err.name, message: err.message.slice(0, 300) };
+  return { name: 'unknown', message: 'non-Error thrown' };
+}
+
+/** The reply's whole text (no streaming needed, e.g. for titles) with the finish chunk. */
+export async function collectReply(
+  model: ChatModel,
+  request: ChatRequest,
+): Promise<{ text: string; finish: Extract<ChatChunk, { type: 'finish' }> }> {
+  let text = '';
+  for await (const chunk of model.stream(request)) {
+    if (chunk.type === 'delta') text += chunk.text;
+    else return { text, finish: chunk };
+  }
+  throw new LlmCallError(model.source, 'the stream ended without a finish');
+}

@@ -1,0 +1,164 @@
+import type { Kysely } from 'kysely';
+import {
+  RECENT_MESSAGES_LIMIT,
+  type ChatMessage,
+  type Conversation,
+  type ConversationList,
+  type ConversationMessages,
+} from '../../contract/chat';
+import type { Database } from '../db/database';
+import {
+  deleteOwnConversation,
+  findOwnConversation,
+  listOwnConversations,
+  renameOwnConversation,
+  searchOwnConversations,
+  type ConversationRecord,
+} from '../db/repositories/conversations';
+import { listLatestMessages, listMessages, type MessageRecord } from '../db/repositories/messages';
+import { notFound } from '../http/errors';
+
+export const CONVERSATION_NOT_FOUND = 'Conversation not found';
+export const MESSAGE_NOT_FOUND = 'Message not found';
+export const CONVERSATION_DELETED = 'Conversation deleted successfully';
+export const CONVERSATION_RENAMED = 'Conversation renamed successfully';
+
+/** Another user's conversation answers exactly like one that does not exist: its id reveals nothing. */
+export async function requireOwnConversation(db: Kysely<Database>, userId: string, id: string): Promise<ConversationRecord> {
+  const conversation = await findOwnConversation(db, userId, id);
+  if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
+  return conversation;
+}
+
+export function toConversation(record: ConversationRecord, snippet?: string): Conversation {
+  return {
+    id: record.id,
+    title: record.title,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    ...(snippet !== undefined ? { matching_snippet: snippet } : {}),
+  };
+}
+
+export function toChatMessage(record: MessageRecord): ChatMessage {
+  return {
+    id: record.id,
+    conversation_id: record.conversation_id,
+    content: record.content,
+    sender: record.sender,
+    status: record.status,
+    created_at: record.created_at,
+  };
+}
+
+export interface Paging {
+  page: number;
+  pageSize: number;
+}
+
+const windowOf = ({ page, pageSize }: Paging) => ({ limit: pageSize, offset: (page - 1) * pageSize });
+
+export async function listConversations(db: Kysely<Database>, userId: string, paging: Paging): Promise<ConversationList> {
+  const { rows, total } = await listOwnConversations(db, userId, windowOf(paging));
+  return {
+    conversations: rows.map((r) => toConversation(r)),
+    page: paging.page,
+    page_size: paging.pageSize,
+    total,
+    total_pages: Math.ceil(total / paging.pageSize),
+  };
+}
+
+/** Both search routes answer this; /search's contract simply has no total_pages. */
+export async function searchConversations(
+  db: Kysely<Database>,
+  userId: string,
+  query: string,
+  paging: Paging,
+): Promise<ConversationList> {
+  const terms = searchTerms(query);
+  const { rows, total } = await searchOwnConversations(db, userId, terms, windowOf(paging));
+  return {
+    conversations: rows.map((r) => toConversation(r, makeSnippet(r.hit_text ?? r.title, terms))),
+    page: paging.page,
+    page_size: paging.pageSize,
+    total,
+    total_pages: Math.ceil(total / paging.pageSize),
+  };
+}
+
+export async function conversationMessages(
+  db: Kysely<Database>,
+  userId: string,
+  id: string,
+  which: 'all' | 'recent',
+): Promise<ConversationMessages> {
+  const conversation = await requireOwnConversation(db, userId, id);
+  const messages = which === 'all' ? await listMessages(db, id) : await listLatestMessages(db, id, RECENT_MESSAGES_LIMIT);
+  return { conversation: toConversation(conversation), messages: messages.map(toChatMessage) };
+}
+
+export async function renameConversation(db: Kysely<Database>, userId: string, id: string, title: string): Promise<Conversation> {
+  const renamed = await renameOwnConversation(db, userId, id, title);
+  if (!renamed) throw notFound(CONVERSATION_NOT_FOUND);
+  return toConversation(renamed);
+}
+
+/** Messages go with it (foreign key cascade); the usage ledger keeps its rows. */
+export async function deleteConversation(db: Kysely<Database>, userId: string, id: string): Promise<void> {
+  if (!(await deleteOwnConversation(db, userId, id))) throw notFound(CONVERSATION_NOT_FOUND);
+}
+
+const MAX_TERMS = 8;
+
+/**
+ * The words of a search, lower-cased: letters and digits only, so nothing the user types can reach the
+ * FTS5 or tsquery syntax. Each is matched as a word prefix, all of them must match.
+ */
+export function searchTerms(query: string): string[] {
+  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words)].slice(0, MAX_TERMS);
+}
+
+const SNIPPET_CHARS = 160;
+/** Context kept before the first match. */
+const SNIPPET_LEAD = 50;
+
+/** A short plain-text excerpt of `text` around the first word starting with one of `terms`. */
+export function makeSnippet(text: string, terms: string[]): string {
+  const plain = plainText(text);
+  let at = -1;
+  for (const term of terms) {
+    const found = plain.search(new RegExp(`(?<![\\p{L}\\p{N}])${term}`, 'iu'));
+    if (found >= 0 && (at < 0 || found < at)) at = found;
+  }
+  if (plain.length <= SNIPPET_CHARS) return plain;
+  let start = Math.max(0, at - SNIPPET_LEAD);
+  if (start > 0) {
+    const space = plain.indexOf(' ', start);
+    if (space >= 0 && space < at) start = space + 1;
+  }
+  let end = Math.min(plain.length, start + SNIPPET_CHARS);
+  if (end < plain.length) {
+    const space = plain.lastIndexOf(' ', end);
+    if (space > Math.max(start, at)) end = space;
+  }
+  return `${start > 0 ? '…' : ''}${plain.slice(start, end)}${end < plain.length ? '…' : ''}`;
+}
+
+/** Markdown to one line of text: markers, fences, heading/quote/emphasis marks and escapes out, whitespace collapsed. */
+function plainText(markdown: string): string {
+  return markdown
+    .replace(/^\s*:{2,}[\w-]*(\{[^}\n]*\})?\s*$/gm, ' ')
+    .replace(/^\s*```.*$/gm, ' ')
+    .replace(/^\s*(#{1,6}|>|[-*+]|\d+\.)\s+/gm, '')
+    .replace(/\*\*|__|`/g, '')
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Content without its error markers: what the model said, for the history sent with the next question. */
+export function withoutErrorMarkers(content: string): string {
+  return content.replace(/\n*:::error\{[^}\n]*\}\n[\s\S]*?\n:::/g, '').trim();
+}

@@ -1,0 +1,77 @@
+import type { StreamDone, StreamError } from '../../contract/chat';
+
+/** What a reply being written publishes, after the control record (which the sending request writes itself). */
+export type ReplyEvent = { type: 'delta'; text: string } | { type: 'error'; error: StreamError } | { type: 'done'; done: StreamDone };
+
+export interface ReplySubscriber {
+  onEvent(event: ReplyEvent): void;
+  /** After the last event; also right away for a stream that is unknown or long gone. */
+  onEnd(): void;
+}
+
+/**
+ * Carries a reply from the task writing it to whoever is listening. The generation never depends on a
+ * listener: a client that goes away just unsubscribes. The in-memory hub serves one instance; a Redis
+ * implementation (a stream per reply) lets a client follow a reply written on another instance.
+ */
+export interface StreamHub {
+  open(streamId: string): void;
+  publish(streamId: string, event: ReplyEvent): void;
+  /** No more events; the stream is kept a little longer for late subscribers. */
+  close(streamId: string): void;
+  /** Replays what was published so far, then follows live. Returns the unsubscribe function. */
+  subscribe(streamId: string, subscriber: ReplySubscriber): () => void;
+}
+
+interface Channel {
+  events: ReplyEvent[];
+  subscribers: Set<ReplySubscriber>;
+  closed: boolean;
+}
+
+/** How long a finished reply stays replayable (a client reconnecting right after the end). */
+const RETENTION_MS = 60_000;
+
+export function createMemoryStreamHub(): StreamHub {
+  const channels = new Map<string, Channel>();
+  return {
+    open(streamId) {
+      channels.set(streamId, { events: [], subscribers: new Set(), closed: false });
+    },
+    publish(streamId, event) {
+      const channel = channels.get(streamId);
+      if (!channel || channel.closed) return;
+      channel.events.push(event);
+      for (const s of channel.subscribers) safely(() => s.onEvent(event));
+    },
+    close(streamId) {
+      const channel = channels.get(streamId);
+      if (!channel || channel.closed) return;
+      channel.closed = true;
+      for (const s of channel.subscribers) safely(() => s.onEnd());
+      channel.subscribers.clear();
+      setTimeout(() => {
+        if (channels.get(streamId) === channel) channels.delete(streamId);
+      }, RETENTION_MS).unref();
+    },
+    subscribe(streamId, subscriber) {
+      const channel = channels.get(streamId);
+      for (const event of channel?.events ?? []) subscriber.onEvent(event);
+      if (!channel || channel.closed) {
+        subscriber.onEnd();
+        return () => undefined;
+      }
+      channel.subscribers.add(subscriber);
+      return () => channel.subscribers.delete(subscriber);
+    },
+  };
+}
+
+/** A failing listener (a socket torn down mid-write) must not break the reply being written. */
+function safely(deliver: () => void): void {
+  try {
+    deliver();
+  } catch {
+    // The listener's own cleanup (its close handler) unsubscribes it.
+  }
+}

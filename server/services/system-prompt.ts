@@ -1,0 +1,43 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database';
+import type { UserRecord } from '../db/repositories/users';
+
+export interface SystemPromptInput {
+  user: Pick<UserRecord, 'id' | 'name' | 'client_id' | 'department_id' | 'unit_id'>;
+  now: Date;
+}
+
+/**
+ * One part of the system prompt, or undefined to add nothing. The hook for what comes later: the
+ * organisation's global policy and the superuser's system prompts are further sources in SOURCES below,
+ * reading their rows through `db`.
+ */
+export type SystemPromptSource = (db: Kysely<Database>, input: SystemPromptInput) => Promise<string | undefined> | string | undefined;
+
+const basePrompt: SystemPromptSource = (_db, { user, now }) => {
+  const today = now.toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return [
+    "You are Tanya, the AI assistant of the user's organisation.",
+    'Answer helpfully, accurately and concisely, in the language of the question.',
+    'Use Markdown (lists, tables, fenced code blocks with a language) where it makes the answer clearer.',
+    'When you are not sure, say so instead of guessing.',
+    `Today is ${today} (UTC).`,
+    `You are talking with ${user.name.replace(/\s+/g, ' ').trim()}.`,
+  ].join('\n');
+};
+
+/** In order; each non-empty part becomes a paragraph of the prompt. */
+const SOURCES: readonly SystemPromptSource[] = [basePrompt];
+
+/** The system prompt of every reply: composed here and nowhere else. */
+export async function composeSystemPrompt(
+  db: Kysely<Database>,
+  input: SystemPromptInput,
+  sources: readonly SystemPromptSource[] = SOURCES,
+): Promise<string> {
+  const parts = await Promise.all(sources.map((source) => source(db, input)));
+  return parts
+    .map((p) => p?.trim())
+    .filter((p): p is string => !!p)
+    .join('\n\n');
+}

@@ -1,0 +1,98 @@
+import { DEFAULT_CONVERSATION_TITLE, TITLE_MAX_LENGTH } from '../../contract/chat';
+import type { AppContext } from '../context';
+import { replaceDefaultTitle } from '../db/repositories/conversations';
+import { listMessages } from '../db/repositories/messages';
+import type { UserRecord } from '../db/repositories/users';
+import { collectReply, describeError, type ChatTurn } from '../llm/types';
+import { withoutErrorMarkers } from './chat';
+import { recordModelCall, resolveUsage } from './usage';
+
+const OFFLINE_TITLE_WORDS = 6;
+const OFFLINE_TITLE_CHARS = 60;
+/** How much of the question and the answer the title model reads. */
+const EXCERPT_CHARS = 1_000;
+
+const TITLE_INSTRUCTIONS =
+  'You name chat conversations. Reply with a title of at most 6 words for the conversation below, ' +
+  'in the language of the question. Reply with the title only: no quotes, no trailing punctuation.';
+
+/**
+ * Names a conversation after its first exchange: by asking the model, or offline from the question's first
+ * words. Only a conversation still called 'New Conversation' is renamed (a rename by the user wins). Failures
+ * are logged and leave the title as it is.
+ */
+export async function makeTitle(ctx: AppContext, user: UserRecord, conversationId: string, messageId: string): Promise<void> {
+  const log = ctx.log.child({ conversationId });
+  const messages = await listMessages(ctx.db, conversationId);
+  if (messages.length !== 2) return;
+  const [question, answer] = messages;
+
+  let title: string | undefined;
+  if (ctx.llm.offline) {
+    title = offlineTitle(question.content);
+  } else {
+    const prompt: ChatTurn[] = [
+      { role: 'system', content: TITLE_INSTRUCTIONS },
+      {
+        role: 'user',
+        content: `Question:\n${question.content.slice(0, EXCERPT_CHARS)}\n\nAnswer:\n${withoutErrorMarkers(answer.content).slice(0, EXCERPT_CHARS)}`,
+      },
+    ];
+    const started = performance.now();
+    try {
+      const { text, finish } = await collectReply(ctx.llm, { messages: prompt, reasoningEffort: 'low', signal: ctx.closing });
+      await recordModelCall(ctx, {
+        user,
+        conversationId,
+        messageId,
+        purpose: 'title',
+        source: finish.source,
+        usage: resolveUsage(finish.usage, prompt, text),
+        durationMs: performance.now() - started,
+      });
+      title = cleanModelTitle(text);
+    } catch (err) {
+      log.warn({ err: describeError(err) }, 'making a title failed');
+      return;
+    }
+  }
+  if (!title) {
+    log.warn('the model gave an empty title; the conversation keeps its name');
+    return;
+  }
+  await replaceDefaultTitle(ctx.db, conversationId, DEFAULT_CONVERSATION_TITLE, title);
+}
+
+/** The first line, without "Title:", quotes, markdown emphasis or a final full stop; at most 200 characters. */
+export function cleanModelTitle(raw: string): string | undefined {
+  const line = raw
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length > 0);
+  if (!line) return undefined;
+  const title = line
+    .replace(/^#+\s*/, '')
+    .replace(/^title\s*:\s*/i, '')
+    .replace(/^["'“‘`*_]+|["'”’`*_]+$/g, '')
+    .replace(/[.。]+$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!title) return undefined;
+  return title.length > TITLE_MAX_LENGTH ? title.slice(0, TITLE_MAX_LENGTH).trimEnd() : title;
+}
+
+/** The question's first words: at most 6 words and 60 characters, with an ellipsis when cut. */
+export function offlineTitle(question: string): string | undefined {
+  const words = question.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return undefined;
+  let title = words.slice(0, OFFLINE_TITLE_WORDS).join(' ');
+  let cut = words.length > OFFLINE_TITLE_WORDS;
+  // The ellipsis takes one of the 60 characters.
+  if (title.length > (cut ? OFFLINE_TITLE_CHARS - 1 : OFFLINE_TITLE_CHARS)) {
+    const room = title.slice(0, OFFLINE_TITLE_CHARS - 1);
+    const space = room.lastIndexOf(' ');
+    title = space > 0 ? room.slice(0, space) : room;
+    cut = true;
+  }
+  return cut ? `${title}…` : title;
+}

@@ -1,0 +1,59 @@
+import { countTokens } from 'gpt-tokenizer';
+import type { AppContext } from '../context';
+import type { UsageLogsTable } from '../db/database';
+import type { UserRecord } from '../db/repositories/users';
+import { insertUsageLog } from '../db/repositories/usage-logs';
+import { costUsd, priceTable } from '../llm/prices';
+import type { ChatTurn, ModelSource, TokenUsage } from '../llm/types';
+
+/** The chat format's per-message overhead (role and separators), as OpenAI documents it for its models. */
+const TOKENS_PER_TURN = 4;
+
+/** Text such as "<|endoftext|>" typed by a user is counted as text, not refused as a special token. */
+const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+export function countTextTokens(text: string): number {
+  return text ? countTokens(text, AS_PLAIN_TEXT) : 0;
+}
+
+export function countTurnTokens(turn: ChatTurn): number {
+  return countTextTokens(turn.content) + TOKENS_PER_TURN;
+}
+
+/** The provider's numbers when it reported them; else counted here (o200k_base: close for most models). */
+export function resolveUsage(reported: TokenUsage | null, prompt: ChatTurn[], completion: string): TokenUsage {
+  if (reported) return reported;
+  return {
+    prompt_tokens: prompt.reduce((sum, turn) => sum + countTurnTokens(turn), 0),
+    completion_tokens: countTextTokens(completion),
+  };
+}
+
+export interface ModelCall {
+  user: UserRecord;
+  conversationId: string;
+  messageId: string;
+  purpose: UsageLogsTable['purpose'];
+  source: ModelSource;
+  usage: TokenUsage;
+  durationMs: number;
+}
+
+/** One ledger row per model call, priced with the built-in table plus LLM_PRICES. */
+export async function recordModelCall(ctx: AppContext, call: ModelCall): Promise<void> {
+  await insertUsageLog(ctx.db, {
+    user_id: call.user.id,
+    client_id: call.user.client_id,
+    department_id: call.user.department_id,
+    unit_id: call.user.unit_id,
+    conversation_id: call.conversationId,
+    message_id: call.messageId,
+    purpose: call.purpose,
+    provider: call.source.provider,
+    model: call.source.model,
+    prompt_tokens: call.usage.prompt_tokens,
+    completion_tokens: call.usage.completion_tokens,
+    cost_usd: costUsd(priceTable(ctx.config.llm.prices), call.source.model, call.usage),
+    duration_ms: Math.round(call.durationMs),
+  });
+}

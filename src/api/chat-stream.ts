@@ -1,0 +1,133 @@
+import { fetchEventSource, type EventSourceMessage } from '@microsoft/fetch-event-source';
+import { API_PREFIX, paths } from '../../contract/api-paths';
+import type { SendMessageRequest, StreamControl, StreamDone, StreamError } from '../../contract/chat';
+import { accessToken, api } from './http';
+
+export interface StreamHandlers {
+  onControl(control: StreamControl): void;
+  onChunk(text: string): void;
+  onError(error: StreamError): void;
+  onDone(done: StreamDone): void;
+}
+
+/** Where a send failed: before the answer started (nothing streamed) or in the middle of it. */
+export class StreamFailure extends Error {
+  constructor(
+    readonly phase: 'request' | 'stream',
+    readonly detail: string,
+    readonly status = 0,
+  ) {
+    super(detail);
+    this.name = 'StreamFailure';
+  }
+}
+
+class Unauthorized extends Error {}
+
+/** Spec: after a refresh the original call is retried once after 1 second. */
+const RETRY_DELAY_MS = 1000;
+
+export interface StreamOptions {
+  signal: AbortSignal;
+  /** Overrides for tests: base URL, token, refresh, fetch. */
+  baseURL?: string;
+  getToken?: () => string | null;
+  refresh?: () => Promise<boolean>;
+  fetch?: typeof fetch;
+}
+
+async function failureDetail(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { detail?: unknown; message?: unknown };
+    if (typeof body.detail === 'string') return body.detail;
+    if (typeof body.message === 'string') return body.message;
+  } catch {
+    // not JSON: fall through
+  }
+  return response.statusText || `HTTP ${response.status}`;
+}
+
+/**
+ * POST /chat/messages and read its event stream (ARCHITECTURE.md protocol): the control record first, then
+ * JSON-encoded text deltas, then `done`, or `error`. A 401 before anything streamed refreshes the session once
+ * and repeats the request; the spec asks for exactly that. Resolves when `done` arrives; rejects with a
+ * StreamFailure otherwise (an aborted signal resolves quietly: the person moved on).
+ */
+export async function streamMessage(body: SendMessageRequest, handlers: StreamHandlers, options: StreamOptions): Promise<void> {
+  const url = `${options.baseURL ?? `${import.meta.env.BASE_URL.replace(/\/$/, '')}${API_PREFIX}`}${paths.messages}`;
+  const getToken = options.getToken ?? accessToken;
+  const refresh = options.refresh ?? api.refreshOnce;
+
+  const attempt = async () => {
+    let started = false;
+    let finished = false;
+    const token = getToken();
+    await fetchEventSource(url, {
+      method: 'POST',
+      signal: options.signal,
+      fetch: options.fetch,
+      // Without this the library closes the stream when the tab is hidden and POSTs again when it is shown.
+      openWhenHidden: true,
+      headers: {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'no-store',
+        Accept: 'text/event-stream',
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify(body),
+      async onopen(response) {
+        if (response.status === 401) throw new Unauthorized();
+        if (!response.ok) throw new StreamFailure('request', await failureDetail(response), response.status);
+        if (!response.headers.get('content-type')?.includes('text/event-stream')) {
+          throw new StreamFailure('request', 'The server did not answer with a stream', response.status);
+        }
+      },
+      onmessage(message: EventSourceMessage) {
+        if (message.event === 'error') {
+          handlers.onError(JSON.parse(message.data) as StreamError);
+          return;
+        }
+        if (message.event === 'done') {
+          finished = true;
+          handlers.onDone(JSON.parse(message.data) as StreamDone);
+          return;
+        }
+        if (!message.data) return;
+        const data: unknown = JSON.parse(message.data);
+        if (!started && typeof data === 'object' && data !== null) {
+          started = true;
+          handlers.onControl(data as StreamControl);
+        } else if (typeof data === 'string') {
+          handlers.onChunk(data);
+        }
+      },
+      onclose() {
+        if (!finished) throw new StreamFailure(started ? 'stream' : 'request', 'The connection closed before the reply finished');
+      },
+      onerror(error: unknown) {
+        // Rethrowing stops the library's own endless retry: a POST must never be sent twice by itself.
+        throw error;
+      },
+    }).catch((error: unknown) => {
+      if (error instanceof Unauthorized || error instanceof StreamFailure) throw error;
+      if (options.signal.aborted) return;
+      throw new StreamFailure(started ? 'stream' : 'request', error instanceof Error ? error.message : 'Network Error');
+    });
+  };
+
+  try {
+    await attempt();
+  } catch (error) {
+    if (!(error instanceof Unauthorized)) throw error;
+    if (!(await refresh())) throw new StreamFailure('request', 'Your session has expired. Please login again.', 401);
+    await new Promise((r) => setTimeout(r, RETRY_DELAY_MS));
+    if (options.signal.aborted) return;
+    try {
+      await attempt();
+    } catch (retryError) {
+      if (retryError instanceof Unauthorized) throw new StreamFailure('request', 'Not authenticated', 401);
+      throw retryError;
+    }
+  }
+}
+

@@ -1,0 +1,37 @@
+import { pathTo, paths } from '../../contract/api-paths';
+import type {
+  Conversation,
+  ConversationList,
+  ConversationMessages,
+  ConversationSearchResult,
+} from '../../contract/chat';
+import { api } from './http';
+
+export async function fetchConversations(page: number, pageSize: number, signal?: AbortSignal): Promise<ConversationList> {
+  return (await api.get<ConversationList>(paths.conversations, { query: { page, page_size: pageSize }, signal })).data;
+}
+
+export async function searchConversations(
+  query: string,
+  page: number,
+  pageSize: number,
+  signal?: AbortSignal,
+): Promise<ConversationSearchResult> {
+  return (await api.get<ConversationSearchResult>(paths.conversationSearch, { query: { query, page, page_size: pageSize }, signal })).data;
+}
+
+export async function fetchMessages(id: string, signal?: AbortSignal): Promise<ConversationMessages> {
+  return (await api.get<ConversationMessages>(pathTo(paths.conversationMessages, { id }), { signal })).data;
+}
+
+export async function fetchRecentMessages(id: string, signal?: AbortSignal): Promise<ConversationMessages> {
+  return (await api.get<ConversationMessages>(pathTo(paths.conversationRecentMessages, { id }), { signal })).data;
+}
+
+export async function deleteConversation(id: string): Promise<void> {
+  await api.delete(pathTo(paths.conversation, { id }));
+}
+
+export async function renameConversation(id: string, title: string): Promise<Conversation> {
+  return (await api.patch<Conversation>(pathTo(paths.conversationRename, { id }), undefined, { query: { title } })).data;
+}

@@ -1,0 +1,71 @@
+import { Button as AriaButton } from 'react-aria-components/Button';
+import { FileText, History, Lightbulb, Menu, PanelLeftOpen, Share2, SquarePen } from 'lucide-react';
+import { cx } from '../../ui/cx';
+import { Tooltip } from '../../ui/tooltip';
+
+export interface ChatHeaderProps {
+  title: string | null;
+  isUserRole: boolean;
+  /** Desktop: the conversation panel is folded away. */
+  panelCollapsed: boolean;
+  onExpandPanel(): void;
+  onOpenDrawer(): void;
+  onNewChat(): void;
+}
+
+const iconButton =
+  'flex h-9 min-w-9 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2 text-sm text-gray-700 hover:bg-gray-200 dark:text-gray-200 dark:hover:bg-gray-700';
+
+/** Share, documents and Tips are built by later issues: present, disabled, and saying so. */
+function Soon({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Tooltip content={`${label}: coming soon`}>
+      <AriaButton aria-label={label} aria-disabled="true" className={cx(iconButton, 'cursor-not-allowed opacity-50')}>
+        {children}
+      </AriaButton>
+    </Tooltip>
+  );
+}
+
+export function ChatHeader({ title, isUserRole, panelCollapsed, onExpandPanel, onOpenDrawer, onNewChat }: ChatHeaderProps) {
+  return (
+    <header className="flex h-14 shrink-0 items-center gap-1 border-b border-gray-300 px-2 dark:border-gray-700">
+      {isUserRole && (
+        <AriaButton aria-label="Open menu" onPress={onOpenDrawer} className={cx(iconButton, 'md:hidden')}>
+          <Menu aria-hidden className="size-5" />
+        </AriaButton>
+      )}
+      {panelCollapsed && (
+        <Tooltip content="Show conversations">
+          <AriaButton aria-label="Show conversations" onPress={onExpandPanel} className={cx(iconButton, 'hidden md:flex')}>
+            <PanelLeftOpen aria-hidden className="size-5" />
+          </AriaButton>
+        </Tooltip>
+      )}
+      <h1 className="min-w-0 flex-1 truncate px-2 text-base font-semibold">{title ?? 'New chat'}</h1>
+      <Soon label="Share">
+        <Share2 aria-hidden className="size-4" />
+        <span className="hidden sm:inline">Share</span>
+      </Soon>
+      <Soon label="0 Documents">
+        <FileText aria-hidden className="size-4" />
+        <span className="hidden sm:inline">0 Documents</span>
+      </Soon>
+      <Tooltip content="New chat">
+        <AriaButton aria-label="New chat" onPress={onNewChat} className={cx(iconButton, 'md:hidden')}>
+          <SquarePen aria-hidden className="size-5" />
+        </AriaButton>
+      </Tooltip>
+      {!isUserRole && (
+        <Tooltip content="Conversations">
+          <AriaButton aria-label="Conversation history" onPress={onOpenDrawer} className={cx(iconButton, 'md:hidden')}>
+            <History aria-hidden className="size-5" />
+          </AriaButton>
+        </Tooltip>
+      )}
+      <Soon label="Tips">
+        <Lightbulb aria-hidden className="size-4" />
+      </Soon>
+    </header>
+  );
+}

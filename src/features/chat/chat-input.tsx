@@ -1,0 +1,207 @@
+import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Button as AriaButton } from 'react-aria-components/Button';
+import { Menu, MenuItem, MenuTrigger } from 'react-aria-components/Menu';
+import { Popover } from 'react-aria-components/Popover';
+import { TextArea } from 'react-aria-components/TextArea';
+import { TextField } from 'react-aria-components/TextField';
+import { ToggleButton } from 'react-aria-components/ToggleButton';
+import { ArrowUp, BookOpen, Brain, Globe, ImagePlus, Paperclip, SlidersHorizontal } from 'lucide-react';
+import { MESSAGE_EMPTY } from '../../../contract/chat';
+import { hasFeatureMenu, toggleFeature, toggleReasoning, type ChatFeatures } from '../../lib/chat-features';
+import { cx } from '../../ui/cx';
+import { Tooltip } from '../../ui/tooltip';
+
+export interface ChatInputProps {
+  isNewChat: boolean;
+  /** A send is under way (thinking, streaming, loading): Send is disabled. */
+  isSubmitting: boolean;
+  /** Files are uploading: Send is disabled (spec section 4, rule 7). */
+  isAttaching?: boolean;
+  userPackage: string;
+  features: ChatFeatures;
+  onFeaturesChange(features: ChatFeatures): void;
+  /** Returns whether the message was taken (the box empties only then). */
+  onSubmit(text: string): boolean;
+}
+
+const iconButton = cx(
+  'flex size-9 shrink-0 cursor-pointer items-center justify-center rounded-lg text-gray-700 transition-colors hover:bg-gray-100',
+  'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50 dark:text-gray-200 dark:hover:bg-gray-700',
+  'data-[selected]:bg-primary/30 data-[selected]:text-gray-900 dark:data-[selected]:text-gray-50',
+
+);
+
+/** Attachments and the prompt library are built by later issues: present, disabled, and saying so. */
+function Soon({ label, icon: Icon }: { label: string; icon: typeof Paperclip }) {
+  return (
+    <Tooltip content={`${label}: coming soon`}>
+      <AriaButton aria-label={label} aria-disabled="true" className={cx(iconButton, 'cursor-not-allowed opacity-50')}>
+        <Icon aria-hidden className="size-4" />
+      </AriaButton>
+    </Tooltip>
+  );
+}
+
+function FeatureControls({ userPackage, features, onFeaturesChange }: Pick<ChatInputProps, 'userPackage' | 'features' | 'onFeaturesChange'>) {
+  const reasoning = (
+    <Tooltip content={`Reasoning effort: ${features.reasoningEffort}`}>
+      <AriaButton
+        aria-label={`Reasoning effort: ${features.reasoningEffort}`}
+        onPress={() => onFeaturesChange(toggleReasoning(features))}
+        className={cx(iconButton, 'w-auto gap-1 px-2 text-xs font-medium')}
+      >
+        <Brain aria-hidden className="size-4" />
+        <span className="capitalize">{features.reasoningEffort}</span>
+      </AriaButton>
+    </Tooltip>
+  );
+  if (!hasFeatureMenu(userPackage)) {
+    return (
+      <>
+        <Tooltip content="Web browsing">
+          <ToggleButton
+            aria-label="Web browsing"
+            isSelected={features.browsing}
+            onChange={() => onFeaturesChange(toggleFeature(features, 'browsing'))}
+            className={iconButton}
+          >
+            <Globe aria-hidden className="size-4" />
+          </ToggleButton>
+        </Tooltip>
+        {reasoning}
+      </>
+    );
+  }
+  const active = features.browsing ? 'Web Browsing' : features.imageGeneration ? 'Image Generation' : null;
+  return (
+    <>
+      <MenuTrigger>
+        <AriaButton aria-label="Features" className={cx(iconButton, 'w-auto gap-1 px-2 text-xs font-medium', active && 'bg-primary/30')}>
+          <SlidersHorizontal aria-hidden className="size-4" />
+          {active && <span>{active}</span>}
+        </AriaButton>
+        <Popover placement="top start" className="min-w-48 rounded-xl border border-gray-200 bg-white p-1 shadow-lg dark:border-gray-700 dark:bg-gray-800">
+          <Menu
+            aria-label="Features"
+            selectionMode="multiple"
+            selectedKeys={[features.browsing && 'browsing', features.imageGeneration && 'imageGeneration'].filter((k): k is string => !!k)}
+            // Choosing one toggles it and closes the menu (spec), so each action handles exactly one key.
+            onAction={(key) => onFeaturesChange(toggleFeature(features, key as 'browsing' | 'imageGeneration'))}
+            shouldCloseOnSelect
+            className="outline-none"
+          >
+            {[
+              { id: 'browsing', label: 'Web Browsing', icon: Globe },
+              { id: 'imageGeneration', label: 'Image Generation', icon: ImagePlus },
+            ].map(({ id, label, icon: Icon }) => (
+              <MenuItem
+                key={id}
+                id={id}
+                className="flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm outline-none data-[focused]:bg-gray-100 data-[selected]:font-semibold dark:data-[focused]:bg-gray-700"
+              >
+                <Icon aria-hidden className="size-4" />
+                {label}
+              </MenuItem>
+            ))}
+          </Menu>
+        </Popover>
+      </MenuTrigger>
+      {reasoning}
+    </>
+  );
+}
+
+/** The message box of the new-chat screen and of a conversation (spec section 2, Chat input box). */
+export function ChatInput({ isNewChat, isSubmitting, isAttaching = false, userPackage, features, onFeaturesChange, onSubmit }: ChatInputProps) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const sendDisabled = isSubmitting || isAttaching;
+
+  // Grows with the content between the CSS min and max heights (50 px up to 120/130/200/300 px).
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${el.scrollHeight}px`;
+  }, [text]);
+
+  const submit = (e?: FormEvent) => {
+    e?.preventDefault();
+    if (sendDisabled) return;
+    if (!text.trim()) {
+      setError(MESSAGE_EMPTY);
+      return;
+    }
+    if (onSubmit(text)) {
+      setText('');
+      setError(null);
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter sends, Shift+Enter is a newline; Enter that confirms an IME composition is neither.
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      submit();
+    }
+  };
+
+  return (
+    <form onSubmit={submit} className="w-full">
+      <div
+        className={cx(
+          'rounded-2xl border bg-white p-2 shadow-sm dark:bg-gray-800',
+          error ? 'border-red-500' : 'border-gray-300 dark:border-gray-600',
+          'focus-within:ring-2 focus-within:ring-primary',
+        )}
+      >
+        <TextField
+          aria-label="Message"
+          value={text}
+          onChange={(v) => {
+            setText(v);
+            if (error && v.trim()) setError(null);
+          }}
+          isInvalid={!!error}
+          validationBehavior="aria"
+        >
+          <TextArea
+            ref={ref}
+            placeholder="Ask Anything"
+            rows={1}
+            onKeyDown={onKeyDown}
+            aria-describedby={error ? 'chat-input-error' : undefined}
+            className={cx(
+              'block max-h-[120px] min-h-[50px] w-full resize-none bg-transparent px-2 py-3 text-base outline-none placeholder:text-gray-500 dark:placeholder:text-gray-400',
+              isNewChat && 'max-h-[130px] lg:max-h-[200px] 2xl:max-h-[300px]',
+            )}
+          />
+        </TextField>
+        <div className="flex items-center gap-1">
+          <Soon label="Attach files" icon={Paperclip} />
+          <FeatureControls userPackage={userPackage} features={features} onFeaturesChange={onFeaturesChange} />
+          <Soon label="Prompt library" icon={BookOpen} />
+          <div className="flex-1" />
+          <AriaButton
+            type="submit"
+            aria-label="Send message"
+            isDisabled={sendDisabled}
+            className={cx(
+              'flex size-9 cursor-pointer items-center justify-center rounded-full bg-gray-900 text-white transition-colors hover:bg-gray-700',
+              'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-40 dark:bg-gray-100 dark:text-gray-900 dark:hover:bg-white',
+
+            )}
+          >
+            <ArrowUp aria-hidden className="size-5" />
+          </AriaButton>
+        </div>
+      </div>
+      {error && (
+        <p id="chat-input-error" role="alert" className="mt-1 px-2 text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,84 @@
+import { memo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Button as AriaButton } from 'react-aria-components/Button';
+import { Input } from 'react-aria-components/Input';
+import { TextField } from 'react-aria-components/TextField';
+import { Pencil, Trash2 } from 'lucide-react';
+import type { Conversation } from '../../../contract/chat';
+import { cx } from '../../ui/cx';
+
+export interface ConversationItemProps {
+  conversation: Conversation;
+  isActive: boolean;
+  onRename(id: string, title: string): void;
+  onDelete(conversation: Conversation): void;
+}
+
+const action =
+  'flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-md text-gray-600 hover:bg-gray-300 hover:text-gray-900 dark:text-gray-300 dark:hover:bg-gray-600 dark:hover:text-white';
+
+/** One row of the conversation list: a link, or an inline title editor (Enter saves, Escape cancels). */
+export const ConversationItem = memo(function ConversationItem({ conversation, isActive, onRename, onDelete }: ConversationItemProps) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(conversation.title);
+
+  if (editing) {
+    return (
+      <li className="px-1 py-0.5">
+        <TextField aria-label="Conversation title" value={draft} onChange={setDraft} autoFocus>
+          <Input
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                setEditing(false);
+                if (draft !== conversation.title) onRename(conversation.id, draft);
+              } else if (e.key === 'Escape') {
+                e.preventDefault();
+                setEditing(false);
+                setDraft(conversation.title);
+              }
+            }}
+            onBlur={() => {
+              setEditing(false);
+              setDraft(conversation.title);
+            }}
+            className="w-full rounded-lg border border-primary bg-white px-2 py-1.5 text-sm outline-none dark:bg-gray-800"
+          />
+        </TextField>
+      </li>
+    );
+  }
+
+  return (
+    <li className="group relative">
+      <Link
+        to={`/chat?id=${encodeURIComponent(conversation.id)}`}
+        aria-current={isActive ? 'page' : undefined}
+        className={cx(
+          'block rounded-lg py-2 pl-3 pr-16 text-sm',
+          isActive ? 'bg-gray-300 font-medium text-gray-900 dark:bg-gray-700 dark:text-white' : 'text-gray-800 hover:bg-gray-200 dark:text-gray-200 dark:hover:bg-gray-800',
+        )}
+      >
+        <span className="block truncate">{conversation.title}</span>
+        {conversation.matching_snippet && (
+          <span className="mt-0.5 block truncate text-xs text-gray-600 dark:text-gray-400">{conversation.matching_snippet}</span>
+        )}
+      </Link>
+      <div className="absolute right-1 top-1.5 flex gap-0.5 opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
+        <AriaButton
+          aria-label={`Rename ${conversation.title}`}
+          className={action}
+          onPress={() => {
+            setDraft(conversation.title);
+            setEditing(true);
+          }}
+        >
+          <Pencil aria-hidden className="size-3.5" />
+        </AriaButton>
+        <AriaButton aria-label={`Delete ${conversation.title}`} className={action} onPress={() => onDelete(conversation)}>
+          <Trash2 aria-hidden className="size-3.5" />
+        </AriaButton>
+      </div>
+    </li>
+  );
+});

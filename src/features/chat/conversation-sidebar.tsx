@@ -1,0 +1,135 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Button as AriaButton } from 'react-aria-components/Button';
+import { Input } from 'react-aria-components/Input';
+import { SearchField } from 'react-aria-components/SearchField';
+import { PanelLeftClose, Search, SquarePen, X } from 'lucide-react';
+import { SEARCH_MIN_CHARS, SEARCH_TOO_SHORT, type Conversation } from '../../../contract/chat';
+import { groupConversations } from '../../lib/conversation-groups';
+import { Button } from '../../ui/button';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { Spinner } from '../../ui/spinner';
+import { ConversationItem } from './conversation-item';
+
+export interface ConversationListView {
+  conversations: Conversation[];
+  searchResults: Conversation[];
+  searchText: string;
+  loading: boolean;
+  loadingMore: boolean;
+  hasMore: boolean;
+  searching: boolean;
+  searchHasMore: boolean;
+  deletingId: string | null;
+}
+
+export interface ConversationPanelProps {
+  view: ConversationListView;
+  activeId: string | null;
+  onNewChat(): void;
+  onSearchChange(text: string): void;
+  onLoadMore(): void;
+  onSearchLoadMore(): void;
+  onRename(id: string, title: string): void;
+  onDelete(id: string): void;
+  /** Bottom of the panel: the profile button and Logout for the user role. */
+  footer?: ReactNode;
+  /** Desktop only: folds the panel away. */
+  onCollapse?(): void;
+}
+
+function List({ items, activeId, onRename, onAskDelete }: { items: Conversation[]; activeId: string | null; onRename: ConversationPanelProps['onRename']; onAskDelete(c: Conversation): void }) {
+  return (
+    <ul className="space-y-0.5">
+      {items.map((c) => (
+        <ConversationItem key={c.id} conversation={c} isActive={c.id === activeId} onRename={onRename} onDelete={onAskDelete} />
+      ))}
+    </ul>
+  );
+}
+
+/** New Chat, search and the grouped conversation list (spec section 2 and 4, Conversation list). */
+export function ConversationPanel({ view, activeId, onNewChat, onSearchChange, onLoadMore, onSearchLoadMore, onRename, onDelete, footer, onCollapse }: ConversationPanelProps) {
+  const [toDelete, setToDelete] = useState<Conversation | null>(null);
+  const trimmed = view.searchText.trim();
+  const inSearch = trimmed.length > 0;
+  const hint = inSearch && trimmed.length < SEARCH_MIN_CHARS;
+
+  // The dialog closes once the delete has finished (successfully or not).
+  useEffect(() => {
+    if (toDelete && view.deletingId === null && !view.conversations.some((c) => c.id === toDelete.id)) setToDelete(null);
+  }, [toDelete, view.deletingId, view.conversations]);
+
+  return (
+    <div className="flex h-full min-h-0 flex-col">
+      <div className="flex items-center gap-2 p-3">
+        <Button variant="secondary" className="flex-1 justify-start" onPress={onNewChat}>
+          <SquarePen aria-hidden className="size-4" /> New Chat
+        </Button>
+        {onCollapse && (
+          <AriaButton aria-label="Hide conversations" onPress={onCollapse} className="hidden rounded-lg p-2 hover:bg-gray-200 md:block dark:hover:bg-gray-800">
+            <PanelLeftClose aria-hidden className="size-5" />
+          </AriaButton>
+        )}
+      </div>
+      <div className="px-3 pb-2">
+        <SearchField aria-label="Search conversations" value={view.searchText} onChange={onSearchChange} className="group relative">
+          <Search aria-hidden className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-gray-500 dark:text-gray-400" />
+          <Input
+            placeholder="Search conversations..."
+            className="h-9 w-full rounded-lg border border-gray-300 bg-white pl-8 pr-8 text-sm outline-none placeholder:text-gray-500 focus:border-primary dark:border-gray-600 dark:bg-gray-800 dark:placeholder:text-gray-400 [&::-webkit-search-cancel-button]:hidden"
+          />
+          <AriaButton aria-label="Clear search" className="absolute right-1.5 top-1/2 -translate-y-1/2 rounded p-1 group-data-[empty]:hidden">
+            <X aria-hidden className="size-3.5" />
+          </AriaButton>
+        </SearchField>
+        {hint && <p className="mt-1.5 text-xs text-gray-600 dark:text-gray-400">{SEARCH_TOO_SHORT}</p>}
+      </div>
+      <nav aria-label="Conversations" className="min-h-0 flex-1 overflow-y-auto px-2 pb-3">
+        {inSearch && !hint ? (
+          <>
+            {view.searching && view.searchResults.length === 0 ? (
+              <div className="flex justify-center p-4"><Spinner label="Searching" /></div>
+            ) : view.searchResults.length === 0 ? (
+              <p className="p-3 text-sm text-gray-600 dark:text-gray-400">No conversations found</p>
+            ) : (
+              <List items={view.searchResults} activeId={activeId} onRename={onRename} onAskDelete={setToDelete} />
+            )}
+            {view.searchHasMore && (
+              <Button variant="ghost" size="sm" className="mt-2 w-full" isPending={view.searching} onPress={onSearchLoadMore}>
+                Load more
+              </Button>
+            )}
+          </>
+        ) : hint ? null : view.loading && view.conversations.length === 0 ? (
+          <div className="flex justify-center p-4"><Spinner label="Loading conversations" /></div>
+        ) : view.conversations.length === 0 ? (
+          <p className="p-3 text-sm text-gray-600 dark:text-gray-400">No conversations yet</p>
+        ) : (
+          <>
+            {groupConversations(view.conversations).map(({ group, items }) => (
+              <section key={group} aria-label={group} className="mb-3">
+                <h3 className="px-3 pb-1 pt-2 text-xs font-semibold uppercase tracking-wide text-gray-600 dark:text-gray-400">{group}</h3>
+                <List items={items} activeId={activeId} onRename={onRename} onAskDelete={setToDelete} />
+              </section>
+            ))}
+            {view.hasMore && (
+              <Button variant="ghost" size="sm" className="w-full" isPending={view.loadingMore} onPress={onLoadMore}>
+                Load more
+              </Button>
+            )}
+          </>
+        )}
+      </nav>
+      {footer && <div className="border-t border-gray-300 p-3 dark:border-gray-700">{footer}</div>}
+      <ConfirmDialog
+        isOpen={toDelete !== null}
+        onOpenChange={(open) => !open && setToDelete(null)}
+        title="Delete Conversation"
+        message={toDelete ? `Delete "${toDelete.title}"? This cannot be undone.` : undefined}
+        confirmLabel="Delete"
+        isPending={toDelete !== null && view.deletingId === toDelete.id}
+        onConfirm={() => toDelete && onDelete(toDelete.id)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { memo, useState } from 'react';
+import { Button as AriaButton } from 'react-aria-components/Button';
+import { TextArea } from 'react-aria-components/TextArea';
+import { TextField } from 'react-aria-components/TextField';
+import { BookmarkPlus, Copy, Pencil } from 'lucide-react';
+import { MESSAGE_EMPTY, type ChatMessage } from '../../../contract/chat';
+import { copyMessage } from '../../lib/copy-message';
+import { AssistantMarkdown } from '../../ui/markdown/assistant-markdown';
+import { UserMessageText } from '../../ui/markdown/user-message-text';
+import { Button } from '../../ui/button';
+import { cx } from '../../ui/cx';
+import { toast } from '../../ui/toast';
+import { Tooltip } from '../../ui/tooltip';
+import { ThinkingIndicator } from './thinking-indicator';
+
+export interface MessageItemProps {
+  message: ChatMessage;
+  /** The live text of the reply being streamed into this message, when it is that one. */
+  liveText?: string;
+  isThinking?: boolean;
+  /** A send is under way: editing waits until it ends. */
+  isBusy: boolean;
+  onEdit(messageId: string, text: string): void;
+}
+
+const action =
+  'flex size-8 cursor-pointer items-center justify-center rounded-md text-gray-600 hover:bg-gray-200 hover:text-gray-900 data-[disabled]:cursor-not-allowed data-[disabled]:opacity-40 dark:text-gray-300 dark:hover:bg-gray-700 dark:hover:text-white';
+
+async function copy(content: string, asMarkdown: boolean) {
+  try {
+    const how = asMarkdown ? await copyMessage(content) : (await navigator.clipboard.writeText(content), 'plain' as const);
+    toast.success(how === 'rich' ? 'Message copied with formatting for Word' : 'Message copied as plain text');
+  } catch {
+    toast.error('Failed to copy message');
+  }
+}
+
+function EditBox({ initial, onCancel, onSave }: { initial: string; onCancel(): void; onSave(text: string): void }) {
+  const [text, setText] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const save = () => (text.trim() ? onSave(text) : setError(MESSAGE_EMPTY));
+  return (
+    <div className="w-full max-w-2xl rounded-2xl border border-gray-300 bg-white p-3 dark:border-gray-600 dark:bg-gray-800">
+      <TextField aria-label="Edit message" value={text} onChange={setText} autoFocus isInvalid={!!error}>
+        <TextArea
+          rows={3}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') onCancel();
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              save();
+            }
+          }}
+          className="block max-h-64 w-full resize-y bg-transparent text-base outline-none"
+        />
+      </TextField>
+      {error && <p role="alert" className="text-sm text-red-600 dark:text-red-400">{error}</p>}
+      <div className="mt-2 flex justify-end gap-2">
+        <Button size="sm" variant="secondary" onPress={onCancel}>Cancel</Button>
+        <Button size="sm" variant="primary" onPress={save}>Save &amp; Send</Button>
+      </div>
+    </div>
+  );
+}
+
+/** One message: the person's own (escaped plain text, edit/copy/save) or the assistant's (markdown, copy). */
+export const MessageItem = memo(function MessageItem({ message, liveText, isThinking, isBusy, onEdit }: MessageItemProps) {
+  const [editing, setEditing] = useState(false);
+  const mine = message.sender === 'user';
+  const content = liveText ?? message.content;
+  const streaming = message.status === 'streaming';
+
+  if (mine) {
+    return (
+      <article aria-label="Your message" className="group flex flex-col items-end gap-1 py-3">
+        {editing ? (
+          <EditBox
+            initial={message.content}
+            onCancel={() => setEditing(false)}
+            onSave={(text) => {
+              setEditing(false);
+              onEdit(message.id, text);
+            }}
+          />
+        ) : (
+          <div className="max-w-[85%] rounded-2xl bg-white px-4 py-2.5 shadow-xs dark:bg-gray-700">
+            <UserMessageText text={message.content} />
+          </div>
+        )}
+        {!editing && (
+          <div className="flex gap-0.5 opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
+            <Tooltip content="Edit">
+              <AriaButton aria-label="Edit message" isDisabled={isBusy} className={action} onPress={() => setEditing(true)}>
+                <Pencil aria-hidden className="size-4" />
+              </AriaButton>
+            </Tooltip>
+            <Tooltip content="Copy">
+              <AriaButton aria-label="Copy message" className={action} onPress={() => void copy(message.content, false)}>
+                <Copy aria-hidden className="size-4" />
+              </AriaButton>
+            </Tooltip>
+            <Tooltip content="Save to prompt library: coming soon">
+              <AriaButton aria-label="Save to prompt library" aria-disabled="true" className={cx(action, 'cursor-not-allowed opacity-40')}>
+                <BookmarkPlus aria-hidden className="size-4" />
+              </AriaButton>
+            </Tooltip>
+          </div>
+        )}
+      </article>
+    );
+  }
+
+  return (
+    <article aria-label="Assistant message" aria-busy={streaming || undefined} className="group py-3">
+      {isThinking && !content ? <ThinkingIndicator /> : <AssistantMarkdown content={content} streaming={streaming} />}
+      {!streaming && content && (
+        <div className="mt-1 flex gap-0.5 opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
+          <Tooltip content="Copy">
+            <AriaButton aria-label="Copy message" className={action} onPress={() => void copy(content, true)}>
+              <Copy aria-hidden className="size-4" />
+            </AriaButton>
+          </Tooltip>
+        </div>
+      )}
+    </article>
+  );
+});

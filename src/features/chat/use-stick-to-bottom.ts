@@ -1,0 +1,55 @@
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+
+/** Spec: auto-scroll stops when the reader is more than 60 px from the bottom. */
+export const AUTO_SCROLL_THRESHOLD_PX = 60;
+
+export const distanceFromBottom = (el: { scrollHeight: number; scrollTop: number; clientHeight: number }) =>
+  el.scrollHeight - el.scrollTop - el.clientHeight;
+
+/**
+ * Keeps a scroll container pinned to its bottom while its content grows, until the reader scrolls up more
+ * than the threshold; scrolling back down (or jumpToLatest) pins it again.
+ */
+export function useStickToBottom(ref: RefObject<HTMLElement | null>) {
+  const [atBottom, setAtBottom] = useState(true);
+  const pinned = useRef(true);
+
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const onScroll = () => {
+      const near = distanceFromBottom(el) <= AUTO_SCROLL_THRESHOLD_PX;
+      pinned.current = near;
+      setAtBottom(near);
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    // Content growth (a streamed token, a late image) changes the size, not the scroll position.
+    const observer = new ResizeObserver(() => {
+      if (pinned.current) el.scrollTop = el.scrollHeight;
+    });
+    for (const child of Array.from(el.children)) observer.observe(child);
+    observer.observe(el);
+    return () => {
+      el.removeEventListener('scroll', onScroll);
+      observer.disconnect();
+    };
+  }, [ref]);
+
+  const jumpToLatest = useCallback(() => {
+    const el = ref.current;
+    if (!el) return;
+    pinned.current = true;
+    setAtBottom(true);
+    el.scrollTo({ top: el.scrollHeight, behavior: 'smooth' });
+  }, [ref]);
+
+  /** After the person sends, follow the answer again. */
+  const pin = useCallback(() => {
+    pinned.current = true;
+    setAtBottom(true);
+    const el = ref.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [ref]);
+
+  return { atBottom, jumpToLatest, pin };
+}

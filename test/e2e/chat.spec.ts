@@ -1,0 +1,150 @@
+import { expect, test, type Page } from '@playwright/test';
+import { accounts, signInAndLand } from './helpers/accounts';
+import { expectNoAxeViolations } from './helpers/axe';
+
+// Every test asks with its own unique words, so parallel tests of the same account never find each other's
+// conversations.
+const unique = (label: string) => `${label} ${Math.random().toString(36).slice(2, 8)}`;
+
+const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+const conversationNav = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
+const assistantMessages = (page: Page) => page.getByRole('article', { name: 'Assistant message' });
+
+async function ask(page: Page, text: string) {
+  await messageBox(page).fill(text);
+  await messageBox(page).press('Enter');
+}
+
+/** Asks on the new-chat screen and waits for the whole (offline) answer and the conversation's URL. */
+async function startConversation(page: Page, text: string) {
+  await page.goto('/chat');
+  await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
+  await ask(page, text);
+  await expect(page).toHaveURL(/\/chat\?id=/);
+  await expect(assistantMessages(page).last()).not.toHaveAttribute('aria-busy', 'true', { timeout: 20_000 });
+  return new URL(page.url()).searchParams.get('id')!;
+}
+
+test.describe('chat', () => {
+  test.beforeEach(async ({ page }) => {
+    await signInAndLand(page, accounts.user, /\/chat$/);
+  });
+
+  test('asks on the new-chat screen: the reply streams in, the URL gains ?id= and the title arrives', async ({ page }) => {
+    await page.clock.install();
+    await page.goto('/chat');
+    await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
+    await expect(messageBox(page)).toHaveAttribute('placeholder', 'Ask Anything');
+    await expectNoAxeViolations(page);
+
+    const question = unique('Explain quarterly budgets');
+    await ask(page, question);
+    await expect(page.getByRole('article', { name: 'Your message' })).toContainText(question);
+    const reply = assistantMessages(page).last();
+    // While it streams the message is busy, and Send is off.
+    await expect(reply).toHaveAttribute('aria-busy', 'true');
+    await expect(page.getByRole('button', { name: 'Send message' })).toBeDisabled();
+    await expect(page).toHaveURL(/\/chat\?id=/);
+    await expect(reply).toContainText('offline demo responder', { timeout: 20_000 });
+    await expect(reply).not.toHaveAttribute('aria-busy', 'true', { timeout: 20_000 });
+    await expect(page.getByRole('button', { name: 'Send message' })).toBeEnabled();
+
+    const today = conversationNav(page).getByRole('region', { name: 'Today' });
+    await expect(today.getByRole('link', { name: 'New Conversation' }).first()).toBeVisible();
+    // The client polls for the title 20 s after the first exchange.
+    await page.clock.fastForward(20_000);
+    await expect(today.getByRole('link', { name: question.split(' ').slice(0, 3).join(' ') })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Explain quarterly budgets');
+    await expectNoAxeViolations(page);
+  });
+
+  test('Enter sends, Shift+Enter is a newline, blank text is refused', async ({ page }) => {
+    await page.goto('/chat');
+    await messageBox(page).fill('   ');
+    await messageBox(page).press('Enter');
+    await expect(page.getByText('Message cannot be empty')).toBeVisible();
+    await messageBox(page).fill('first line');
+    await messageBox(page).press('Shift+Enter');
+    await messageBox(page).pressSequentially('second line');
+    await expect(messageBox(page)).toHaveValue('first line\nsecond line');
+    await expect(page).toHaveURL(/\/chat$/);
+  });
+
+  test('renames inline, finds it by search, and deletes it', async ({ page }) => {
+    const word = `zebra${Math.random().toString(36).slice(2, 7)}`;
+    await startConversation(page, `Tell me about the ${word} migration`);
+    const nav = conversationNav(page);
+    const item = nav.getByRole('listitem').filter({ has: page.getByRole('link', { current: 'page' }) });
+
+    // Escape cancels, Enter saves; the spec's validation texts guard it.
+    await item.getByRole('button', { name: /^Rename / }).click();
+    await page.getByRole('textbox', { name: 'Conversation title' }).fill('Ignored');
+    await page.getByRole('textbox', { name: 'Conversation title' }).press('Escape');
+    await expect(nav.getByRole('link', { name: 'Ignored' })).toHaveCount(0);
+    await item.getByRole('button', { name: /^Rename / }).click();
+    await page.getByRole('textbox', { name: 'Conversation title' }).fill('   ');
+    await page.getByRole('textbox', { name: 'Conversation title' }).press('Enter');
+    await expect(page.getByText('Conversation title cannot be empty')).toBeVisible();
+    const title = `Renamed ${word}`;
+    await item.getByRole('button', { name: /^Rename / }).click();
+    await page.getByRole('textbox', { name: 'Conversation title' }).fill(title);
+    await page.getByRole('textbox', { name: 'Conversation title' }).press('Enter');
+    await expect(page.getByText('Conversation renamed successfully')).toBeVisible();
+    await expect(nav.getByRole('link', { name: title })).toBeVisible();
+
+    const search = page.getByRole('searchbox', { name: 'Search conversations' });
+    await search.fill('ze');
+    await expect(page.getByText('Type at least 3 characters to search...')).toBeVisible();
+    await search.fill(word);
+    // 1500 ms debounce, then the hit with its snippet.
+    await expect(nav.getByRole('link', { name: new RegExp(title) })).toContainText(`${word} migration`, { timeout: 10_000 });
+    await search.fill('');
+    await expect(nav.getByRole('region', { name: 'Today' })).toBeVisible();
+
+    await nav.getByRole('button', { name: `Delete ${title}` }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete Conversation' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByText('Conversation deleted successfully')).toBeVisible();
+    await expect(nav.getByRole('link', { name: title })).toHaveCount(0);
+    // It was the open one: the screen is a new chat again.
+    await expect(page).toHaveURL(/\/chat$/);
+    await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
+  });
+
+  test('editing a question replaces it, drops what followed and answers again', async ({ page }) => {
+    const first = unique('What is a ledger');
+    const id = await startConversation(page, first);
+    await ask(page, unique('And a journal'));
+    await expect(page.getByRole('article', { name: 'Your message' })).toHaveCount(2);
+    await expect(assistantMessages(page).last()).not.toHaveAttribute('aria-busy', 'true', { timeout: 20_000 });
+
+    const firstQuestion = page.getByRole('article', { name: 'Your message' }).first();
+    await firstQuestion.hover();
+    await firstQuestion.getByRole('button', { name: 'Edit message' }).click();
+    const edited = unique('What is a balance sheet');
+    await page.getByRole('textbox', { name: 'Edit message' }).fill(edited);
+    await page.getByRole('button', { name: 'Save & Send' }).click();
+    await expect(page.getByRole('article', { name: 'Your message' })).toHaveCount(1);
+    await expect(page.getByRole('article', { name: 'Your message' })).toContainText(edited);
+    await expect(assistantMessages(page)).toHaveCount(1);
+    await expect(assistantMessages(page)).toContainText(edited.split(' ').slice(-1)[0]!, { timeout: 20_000 });
+
+    // The server kept the same: a reload shows the edited exchange only.
+    await page.goto(`/chat?id=${id}`);
+    await expect(page.getByRole('article', { name: 'Your message' })).toHaveCount(1);
+    await expect(page.getByRole('article', { name: 'Your message' })).toContainText(edited);
+  });
+
+  // The fault is a route stub in this browser, so the test runs against staging too.
+  test('a failed send shows the spec text and Refresh message reloads the conversation', async ({ page }) => {
+    const id = await startConversation(page, unique('Summarise our travel policy'));
+    await page.route('**/api/v1/chat/messages*', (route) => route.abort('connectionfailed'));
+    await ask(page, unique('And the meal allowance'));
+    await expect(assistantMessages(page).last()).toHaveText("Sorry, I couldn't process your request. Please try again.");
+    await page.unroute('**/api/v1/chat/messages*');
+    await page.getByRole('button', { name: 'Refresh message' }).click();
+    await expect(page.getByText('Messages refreshed successfully')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Refresh message' })).toHaveCount(0);
+    await expect(page).toHaveURL(new RegExp(`id=${id}`));
+  });
+});
