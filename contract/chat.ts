@@ -1,22 +1,19 @@
 import { z } from 'zod';
+import {
+  CONVERSATION_PAGE_SIZE,
+  MESSAGE_EMPTY,
+  MESSAGE_MAX_LENGTH,
+  MESSAGE_TOO_LONG,
+  SEARCH_MIN_CHARS,
+  SEARCH_PAGE_SIZE,
+  SEARCH_TOO_SHORT,
+  TITLE_EMPTY,
+  TITLE_MAX_LENGTH,
+  TITLE_TOO_LONG,
+} from './chat-constants';
 
-/** Spec section 9 constants and section 5 texts for conversations and messages. */
-export const CONVERSATION_PAGE_SIZE = 10;
-export const SEARCH_PAGE_SIZE = 10;
-export const SEARCH_MIN_CHARS = 3;
-export const TITLE_MAX_LENGTH = 200;
-export const DEFAULT_CONVERSATION_TITLE = 'New Conversation';
-/** How many of the latest messages GET .../messages/recent returns. */
-export const RECENT_MESSAGES_LIMIT = 20;
-/** A generous bound on one prompt, so a pasted book is refused with a clear message instead of a 500. */
-export const MESSAGE_MAX_LENGTH = 100_000;
-
-export const MESSAGE_EMPTY = 'Message cannot be empty';
-export const MESSAGE_TOO_LONG = `Message cannot be more than ${MESSAGE_MAX_LENGTH} characters`;
-export const TITLE_EMPTY = 'Conversation title cannot be empty';
-export const TITLE_TOO_LONG = `Conversation title cannot be more than ${TITLE_MAX_LENGTH} characters`;
-export const SEARCH_TOO_SHORT = 'Type at least 3 characters to search...';
-export const CONVERSATION_BUSY = 'This conversation is still answering. Wait for the reply to finish.';
+// Plain constants live apart from the schemas so machines/ and the SPA can use them without zod.
+export * from './chat-constants';
 
 export const reasoningEfforts = ['low', 'medium'] as const;
 export const reasoningEffort = z.enum(reasoningEfforts);
@@ -140,5 +137,3 @@ export type Usage = z.infer<typeof usage>;
 export const streamDone = z.object({ message_id: z.string(), usage });
 export type StreamDone = z.infer<typeof streamDone>;
 
-/** The text a failed stream shows when the server gave no better one (spec section 4). */
-export const UNKNOWN_STREAM_ERROR = 'An unknown error occurred';

@@ -1,6 +1,7 @@
 import { and, assertEvent, assign, emit, enqueueActions, fromCallback, setup, spawnChild, stopChild, type ErrorActorEvent, type EventObject } from 'xstate';
 import { notProvided } from './not-provided';
 import { errorMarker } from '../contract/markers';
+import { UNKNOWN_STREAM_ERROR } from '../contract/chat-constants';
 import type { ChatMessage, ConversationMessages, ReasoningEffort, StreamErrorType, Usage } from '../contract/chat';
 
 /**
@@ -32,6 +33,10 @@ import type { ChatMessage, ConversationMessages, ReasoningEffort, StreamErrorTyp
  * `stream.chunk`s, then `stream.done`, or `stream.error` (server-reported), or `stream.failed` (network). An
  * exception thrown by the callback itself (`xstate.error.actor.sendMessage`) is treated as `stream.failed`
  * with phase 'request' in thinking and 'stream' in streaming.
+ *
+ * A server-reported `stream.error` ends the reply at once (-> idle, message status 'error', content from
+ * {@link streamErrorContent}); the `done` record the server sends right after it is not awaited (the server has
+ * saved the reply before sending either). `exchange.completed` is emitted on `stream.done` only.
  */
 
 /** The POST /api/v1/chat/messages body (contract SendMessageRequest, every field given; sender is always 'user'). */
@@ -58,6 +63,8 @@ export interface ChatSendContext {
   streamingMessageId: string | null;
   /** Spec: 'A Network Error sets the network error flag'. Cleared by a successful refresh or by opening a conversation. */
   networkError: boolean;
+  /** What the last network failure said (`stream.failed` detail, e.g. the server's 409 text), for a toast; null when none. */
+  failureDetail: string | null;
   /** 'Failed to fetch messages' when loading the conversation failed. */
   loadError: string | null;
   /** What the last send (or edit) asked for: the sendMessage actor's input. */
@@ -94,7 +101,10 @@ export type SendMessageStreamEvent = Extract<ChatSendEvent, { type: `stream.${st
 export type ChatSendEmitted =
   /** The control record created a conversation: navigate to /chat?id=… (then `conversation.open` with it is a no-op). */
   | { type: 'conversation.created'; conversationId: string }
-  /** A reply ended (done, or a server-reported error): messageCount 2 = first exchange, start title polling. */
+  /**
+   * A reply completed (`stream.done`): messageCount 2 = first exchange, start title polling. Not emitted after a
+   * server-reported error (the server names a conversation only after a complete first reply).
+   */
   | { type: 'exchange.completed'; conversationId: string; messageCount: number }
   | { type: 'messages.refreshed' }
   | { type: 'messages.refreshFailed'; detail: string }
@@ -104,18 +114,22 @@ export type ChatSendEmitted =
 export const SEND_REQUEST_FAILED = "Sorry, I couldn't process your request. Please try again.";
 export const SEND_STREAM_FAILED = 'Sorry, I encountered an error while processing your request. Please try again.';
 export const FETCH_MESSAGES_FAILED = 'Failed to fetch messages';
-/** Equal to contract/chat.ts UNKNOWN_STREAM_ERROR (a test pins it). */
-export const UNKNOWN_STREAM_ERROR_TEXT = 'An unknown error occurred';
 
 /** The text to show for a message: the live text for the pending assistant message, else its content. */
 export function displayedContent(context: Pick<ChatSendContext, 'streamingMessageId' | 'streamingText'>, message: ChatMessage): string {
   return message.id === context.streamingMessageId ? context.streamingText : message.content;
 }
 
-/** The assistant content for a server-reported stream error (spec: 'An unknown error occurred' is shown as is). */
+/**
+ * The assistant content after a server-reported stream error. The server streams its own error marker as text
+ * before the `event: error` record (server/services/chat-stream.ts), so when the streamed text already holds the
+ * message it is kept as is; otherwise the message is appended as an error marker ('max-tokens', else 'llm' — the
+ * marker has no 'unknown' type). Either way 'An unknown error occurred' ends up shown in the assistant message.
+ */
 export function streamErrorContent(streamed: string, errorType: StreamErrorType, message: string): string {
-  if (message.includes(UNKNOWN_STREAM_ERROR_TEXT)) return message;
-  const marker = errorMarker(errorType === 'max-tokens' ? 'max-tokens' : 'llm', message || UNKNOWN_STREAM_ERROR_TEXT);
+  const text = message || UNKNOWN_STREAM_ERROR;
+  if (streamed.includes(text)) return streamed;
+  const marker = errorMarker(errorType === 'max-tokens' ? 'max-tokens' : 'llm', text);
   return streamed ? `${streamed}\n\n${marker}` : marker;
 }
 
@@ -182,6 +196,7 @@ export const chatSendMachine = setup({
         streamingText: '',
         streamingMessageId: null,
         networkError: false,
+        failureDetail: null,
         loadError: null,
         lastRequest: null,
       };
@@ -283,6 +298,7 @@ export const chatSendMachine = setup({
         streamingText: '',
         streamingMessageId: null,
         networkError: true,
+        failureDetail: event.type === 'stream.failed' ? (event.detail ?? null) : errorText(event.error),
       };
     }),
     emitExchangeCompleted: enqueueActions(({ context, enqueue }) => {
@@ -298,6 +314,7 @@ export const chatSendMachine = setup({
     streamingText: '',
     streamingMessageId: null,
     networkError: false,
+    failureDetail: null,
     loadError: null,
     lastRequest: null,
     lastUsage: null,
@@ -345,7 +362,7 @@ export const chatSendMachine = setup({
         'stream.control': { actions: 'applyControl' },
         'stream.chunk': { target: 'streaming', actions: 'appendChunk' },
         'stream.done': { target: 'idle', actions: ['abortSend', 'completeReply', 'emitExchangeCompleted'] },
-        'stream.error': { target: 'idle', actions: ['abortSend', 'failReplyWithServerError', 'emitExchangeCompleted'] },
+        'stream.error': { target: 'idle', actions: ['abortSend', 'failReplyWithServerError'] },
         'stream.failed': { target: 'networkError', actions: ['abortSend', { type: 'failReply', params: { phase: 'request' } }] },
         'xstate.error.actor.sendMessage': { target: 'networkError', actions: ['abortSend', { type: 'failReply', params: { phase: 'request' } }] },
       },
@@ -357,7 +374,7 @@ export const chatSendMachine = setup({
         'stream.control': { actions: 'applyControl' },
         'stream.chunk': { actions: 'appendChunk' },
         'stream.done': { target: 'idle', actions: ['completeReply', 'emitExchangeCompleted'] },
-        'stream.error': { target: 'idle', actions: ['failReplyWithServerError', 'emitExchangeCompleted'] },
+        'stream.error': { target: 'idle', actions: 'failReplyWithServerError' },
         'stream.failed': { target: 'networkError', actions: { type: 'failReply', params: { phase: 'stream' } } },
         'xstate.error.actor.sendMessage': { target: 'networkError', actions: { type: 'failReply', params: { phase: 'stream' } } },
       },
@@ -379,7 +396,7 @@ export const chatSendMachine = setup({
         onDone: {
           target: 'idle',
           actions: [
-            assign(({ context, event }) => ({ messages: mergeRecent(context.messages, event.output.messages), networkError: false })),
+            assign(({ context, event }) => ({ messages: mergeRecent(context.messages, event.output.messages), networkError: false, failureDetail: null })),
             emit({ type: 'messages.refreshed' as const }),
           ],
         },

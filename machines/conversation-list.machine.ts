@@ -1,6 +1,15 @@
 import { assertEvent, assign, emit, setup } from 'xstate';
 import { notProvided } from './not-provided';
 import type { Conversation, ConversationList, ConversationSearchResult } from '../contract/chat';
+import {
+  CONVERSATION_PAGE_SIZE,
+  SEARCH_DEBOUNCE_MS,
+  SEARCH_MIN_CHARS,
+  SEARCH_PAGE_SIZE,
+  TITLE_EMPTY,
+  TITLE_MAX_LENGTH,
+  TITLE_TOO_LONG,
+} from '../contract/chat-constants';
 
 /**
  * The chat sidebar's conversation list: pages with load-more, debounced search with its own pages, inline
@@ -21,16 +30,6 @@ import type { Conversation, ConversationList, ConversationSearchResult } from '.
  * A rename is applied at once (optimistic) and reverted if the call fails. Failures of fetch/search emit
  * `list.failed` with the spec sentence (also kept in `error`).
  */
-export const CONVERSATION_PAGE_SIZE = 10;
-export const SEARCH_PAGE_SIZE = 10;
-export const SEARCH_MIN_CHARS = 3;
-export const TITLE_MAX_LENGTH = 200;
-export const SEARCH_DEBOUNCE_MS = 1500;
-
-/** Spec texts (kept here so machines/ imports only types from contract/chat.ts, which pulls zod; a test pins them). */
-export const TITLE_EMPTY = 'Conversation title cannot be empty';
-export const TITLE_TOO_LONG = `Conversation title cannot be more than ${TITLE_MAX_LENGTH} characters`;
-export const SEARCH_TOO_SHORT = 'Type at least 3 characters to search...';
 export const FETCH_FAILED = 'Failed to fetch conversations';
 export const LOAD_MORE_FAILED = 'Failed to load more conversations';
 export const SEARCH_FAILED = 'Failed to search conversations';

@@ -1,5 +1,6 @@
 import { assign, emit, setup } from 'xstate';
 import { notProvided } from './not-provided';
+import { DEFAULT_CONVERSATION_TITLE } from '../contract/chat-constants';
 
 /**
  * Polls a new conversation's title until the server has named it (spec section 4 "Sending a message", step 4:
@@ -15,8 +16,6 @@ import { notProvided } from './not-provided';
  */
 export const MAX_TITLE_POLL_ATTEMPTS = 20;
 export const TITLE_POLL_INTERVAL_MS = 20000;
-/** Equal to contract/chat.ts DEFAULT_CONVERSATION_TITLE (kept here so machines/ imports only contract types; a test pins it). */
-export const DEFAULT_TITLE = 'New Conversation';
 
 export interface TitlePollingInput {
   conversationId: string;
@@ -42,7 +41,7 @@ export interface TitlePollingOutput {
   changed: boolean;
 }
 
-const isNamed = (title: string) => title.trim() !== '' && title !== DEFAULT_TITLE;
+const isNamed = (title: string) => title.trim() !== '' && title !== DEFAULT_CONVERSATION_TITLE;
 
 export const titlePollingMachine = setup({
   types: {

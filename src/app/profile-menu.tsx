@@ -11,11 +11,14 @@ export function ProfileMenu() {
   return (
     <DialogTrigger>
       <AriaButton
-        aria-label="Profile"
         className="flex w-full items-center gap-3 rounded-lg p-2 text-left hover:bg-gray-200 dark:hover:bg-gray-700"
       >
         <Avatar name={me.name} imageUrl={me.image} size="sm" />
-        <span className="min-w-0 flex-1 truncate text-sm font-medium">{me.name}</span>
+        {/* Named by its visible text (axe: label-content-name-mismatch), plus what it opens. */}
+        <span className="min-w-0 flex-1 truncate text-sm font-medium">
+          {me.name}
+          <span className="sr-only">, profile</span>
+        </span>
       </AriaButton>
       <Popover placement="top start" className="w-64 rounded-xl border border-gray-200 bg-white p-4 shadow-lg dark:border-gray-700 dark:bg-gray-800">
         <Dialog aria-label="Profile" className="outline-none">

@@ -1,32 +1,99 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** Starts the real server (built SPA, fresh data directory) for a benchmark and stops it afterwards. */
-export async function startServer(port: number, extraEnv: Record<string, string> = {}) {
+/** The demo accounts' password on a bench server (DEMO_PASSWORD). */
+export const BENCH_DEMO_PASSWORD = 'bench-password';
+
+export interface BenchServer {
+  url: string;
+  /** The server's DATA_DIR (its SQLite database is `tanya.db` in it); removed by stop(). */
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Servers still running: stopped on Ctrl-C too, so no server process or data directory outlives the bench. */
+const running = new Set<{ child: ChildProcess; dataDir: string }>();
+let signalsHooked = false;
+
+function hookSignals() {
+  if (signalsHooked) return;
+  signalsHooked = true;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      for (const { child, dataDir } of running) {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+      process.exit(130);
+    });
+  }
+}
+
+/** A port free right now on 127.0.0.1 (the OS picks it). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise((r) => probe.close(r));
+  if (!address || typeof address === 'string') throw new Error('could not find a free port');
+  return address.port;
+}
+
+/**
+ * Starts the real server (built SPA, fresh data directory) for a benchmark and stops it afterwards.
+ * Port 0: any free port. `extraEnv` goes on top of the bench defaults (e.g. LLM_* for a scripted model).
+ */
+export async function startServer(port: number, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
+  hookSignals();
+  const listenPort = port === 0 ? await freePort() : port;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tanya-bench-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_PASSWORD: 'bench-password', LOG_LEVEL: 'warn', ...extraEnv },
+    env: {
+      ...process.env,
+      PORT: String(listenPort),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEMO_PASSWORD: BENCH_DEMO_PASSWORD,
+      LOG_LEVEL: 'warn',
+      ...extraEnv,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/api/v1/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('server did not start within 60 s');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return {
-    url,
-    async stop() {
+  const entry = { child, dataDir };
+  running.add(entry);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+      // The server allows itself 10 s to close; a stuck one is killed.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    running.delete(entry);
+    rmSync(dataDir, { recursive: true, force: true });
   };
+
+  const url = `http://127.0.0.1:${listenPort}`;
+  try {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited during start-up (${child.exitCode ?? child.signalCode})`);
+      try {
+        if ((await fetch(`${url}/api/v1/health`)).ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error('server did not start within 60 s');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, dataDir, stop };
 }

@@ -74,7 +74,7 @@ test.describe('chat', () => {
     const word = `zebra${Math.random().toString(36).slice(2, 7)}`;
     await startConversation(page, `Tell me about the ${word} migration`);
     const nav = conversationNav(page);
-    const item = nav.getByRole('listitem').filter({ has: page.getByRole('link', { current: 'page' }) });
+    const item = nav.getByRole('listitem').filter({ has: page.locator('a[aria-current="page"]') });
 
     // Escape cancels, Enter saves; the spec's validation texts guard it.
     await item.getByRole('button', { name: /^Rename / }).click();

@@ -7,7 +7,6 @@ import {
   SEND_REQUEST_FAILED,
   SEND_STREAM_FAILED,
   streamErrorContent,
-  UNKNOWN_STREAM_ERROR_TEXT,
   type ChatSendEmitted,
   type ChatSendEvent,
   type SendMessageInput,
@@ -192,7 +191,7 @@ function common(s: Snap, e: { type: string } | null) {
     const ev = e as Extract<ChatSendEvent, { type: 'stream.control' }>;
     if (p.context.conversationId !== ev.conversationId) expected.push({ type: 'conversation.created', conversationId: ev.conversationId });
   }
-  if ((e?.type === 'stream.done' || e?.type === 'stream.error') && c.conversationId !== null) {
+  if (e?.type === 'stream.done' && c.conversationId !== null) {
     expected.push({ type: 'exchange.completed', conversationId: c.conversationId, messageCount: c.messages.length });
   }
   if (e?.type === 'xstate.error.actor.loadMessages') expected.push({ type: 'messages.loadFailed' });
@@ -282,6 +281,7 @@ runModelTest({
       }
       if (e?.type === 'xstate.done.actor.loadRecent') {
         expect(c.networkError).toBe(false);
+        expect(c.failureDetail).toBeNull();
         // Everything from a1 on replaced by the recent messages; nothing before it was touched.
         const i = c.messages.findIndex((m) => m.id === 'a1');
         if (i >= 0) expect(c.messages.slice(i)).toEqual(recent.messages);
@@ -330,11 +330,13 @@ runModelTest({
       expect(failed.length).toBeGreaterThan(0);
       expect([SEND_REQUEST_FAILED, SEND_STREAM_FAILED]).toContain(failed.at(-1)!.content);
       if (e?.type === 'stream.failed') {
-        const phase = (e as Extract<ChatSendEvent, { type: 'stream.failed' }>).phase;
-        expect(c.messages.at(-1)!.content).toBe(phase === 'request' ? SEND_REQUEST_FAILED : SEND_STREAM_FAILED);
+        const ev = e as Extract<ChatSendEvent, { type: 'stream.failed' }>;
+        expect(c.messages.at(-1)!.content).toBe(ev.phase === 'request' ? SEND_REQUEST_FAILED : SEND_STREAM_FAILED);
+        expect(c.failureDetail).toBe(ev.detail ?? null);
       }
       if (e?.type === 'xstate.error.actor.sendMessage') {
         expect(c.messages.at(-1)!.content).toBe(p!.matches('thinking') ? SEND_REQUEST_FAILED : SEND_STREAM_FAILED);
+        expect(c.failureDetail).toBe('boom');
       }
       if (e?.type === 'xstate.error.actor.loadRecent') expect(c.messages).toEqual(p!.context.messages);
     }),
@@ -360,7 +362,6 @@ function start(input: { conversationId: string | null }, machine = testMachine()
 
 describe('chat-send (examples)', () => {
   it('keeps the contract texts and types', () => {
-    expect(UNKNOWN_STREAM_ERROR_TEXT).toBe(UNKNOWN_STREAM_ERROR);
     expect(SEND_REQUEST_FAILED).toBe("Sorry, I couldn't process your request. Please try again.");
     expect(SEND_STREAM_FAILED).toBe('Sorry, I encountered an error while processing your request. Please try again.');
     expect(FETCH_MESSAGES_FAILED).toBe('Failed to fetch messages');
@@ -428,26 +429,35 @@ describe('chat-send (examples)', () => {
     expect(s.context.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'u2', 'a2']);
   });
 
-  it('server-reported errors: the error marker, and the unknown-error text as is', () => {
+  it('server-reported errors: the error marker once, the unknown-error text shown, no exchange.completed', () => {
     const { actor, out } = start({ conversationId: 'c1' });
     actor.send({ type: 'xstate.done.actor.loadMessages', output: loaded } as never);
     actor.send({ type: 'message.submit', text: 'Long answer please', ...options });
     actor.send({ type: 'stream.chunk', text: 'Part one' });
     actor.send({ type: 'stream.error', errorType: 'max-tokens', message: 'Token limit reached' });
-    let last = actor.getSnapshot().context.messages.at(-1)!;
-    expect(last.content).toBe('Part one\n\n:::error{type="max-tokens"}\nToken limit reached\n:::');
-    expect(last.status).toBe('error');
-    expect(actor.getSnapshot().context.networkError).toBe(false);
-    expect(out.at(-1)).toEqual({ type: 'exchange.completed', conversationId: 'c1', messageCount: 4 });
+    let s = actor.getSnapshot();
+    expect(s.value).toBe('idle');
+    expect(s.context.messages.at(-1)).toMatchObject({ content: 'Part one\n\n:::error{type="max-tokens"}\nToken limit reached\n:::', status: 'error' });
+    expect(s.context.networkError).toBe(false);
+    expect(out).toEqual([]);
 
+    // The server streams its own marker before the error record: it is not added twice.
+    const streamed = `Part two\n\n${errorMarker('llm', UNKNOWN_STREAM_ERROR)}`;
     actor.send({ type: 'message.submit', text: 'Again', ...options });
-    actor.send({ type: 'stream.error', errorType: 'unknown', message: 'An unknown error occurred' });
-    last = actor.getSnapshot().context.messages.at(-1)!;
-    expect(last.content).toBe('An unknown error occurred');
+    actor.send({ type: 'stream.chunk', text: streamed });
+    actor.send({ type: 'stream.error', errorType: 'unknown', message: UNKNOWN_STREAM_ERROR });
+    s = actor.getSnapshot();
+    expect(s.context.messages.at(-1)!.content).toBe(streamed);
+    expect(s.context.messages.at(-1)!.content).toContain('An unknown error occurred');
 
+    // No text before the error: the marker alone ('unknown' has no marker type of its own: 'llm').
     actor.send({ type: 'message.submit', text: 'Once more', ...options });
+    actor.send({ type: 'stream.error', errorType: 'unknown', message: 'An unknown error occurred' });
+    expect(actor.getSnapshot().context.messages.at(-1)!.content).toBe(':::error{type="llm"}\nAn unknown error occurred\n:::');
+    actor.send({ type: 'message.submit', text: 'And again', ...options });
     actor.send({ type: 'stream.error', errorType: 'llm', message: 'Model unavailable' });
     expect(actor.getSnapshot().context.messages.at(-1)!.content).toBe(':::error{type="llm"}\nModel unavailable\n:::');
+    expect(out).toEqual([]);
   });
 
   it('editing replaces the text, drops later messages and resends with message_id_to_edit', () => {

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type EventFrom, type SnapshotFrom } from 'xstate';
 import {
-  DEFAULT_TITLE,
   MAX_TITLE_POLL_ATTEMPTS,
   TITLE_POLL_INTERVAL_MS,
   titlePollingMachine,
@@ -152,7 +151,6 @@ describe('title-polling (examples)', () => {
   it('keeps the spec constants', () => {
     expect(MAX_TITLE_POLL_ATTEMPTS).toBe(20);
     expect(TITLE_POLL_INTERVAL_MS).toBe(20000);
-    expect(DEFAULT_TITLE).toBe(DEFAULT_CONVERSATION_TITLE);
   });
 
   it('fetches every 20 seconds and emits title.changed once the server named it', async () => {

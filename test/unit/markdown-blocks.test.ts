@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToHtml } from '../../src/lib/copy-message';
+import { markdownToHtml } from '../../src/ui/markdown/copy-message';
 import { createBlockSplitter, splitMarkdownBlocks } from '../../src/lib/markdown-blocks';
 
 const fence = '```';

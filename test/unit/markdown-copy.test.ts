@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { documentMarker, errorMarker, imageMarker, toolsMarker } from '../../contract/markers';
-import { copyMessage, markdownToHtml, markdownToPlainText } from '../../src/lib/copy-message';
+import { copyMessage, markdownToHtml, markdownToPlainText } from '../../src/ui/markdown/copy-message';
 
 const BASE = 'https://tanya.example/chat/42';
 

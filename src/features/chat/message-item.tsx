@@ -4,7 +4,7 @@ import { TextArea } from 'react-aria-components/TextArea';
 import { TextField } from 'react-aria-components/TextField';
 import { BookmarkPlus, Copy, Pencil } from 'lucide-react';
 import { MESSAGE_EMPTY, type ChatMessage } from '../../../contract/chat';
-import { copyMessage } from '../../lib/copy-message';
+import { copyMessage } from '../../ui/markdown/copy-message';
 import { AssistantMarkdown } from '../../ui/markdown/assistant-markdown';
 import { UserMessageText } from '../../ui/markdown/user-message-text';
 import { Button } from '../../ui/button';

@@ -12,7 +12,7 @@ import {
   MARKER_TAGS,
   remarkMarkers,
   safeUrl,
-} from '../ui/markdown/remark-markers';
+} from './remark-markers';
 
 // Copy a message "with formatting for Word" (spec section 8): markdown -> HTML with the same remark pipeline
 // the renderer uses (react-markdown already ships unified, remark-parse, remark-gfm, remark-directive and

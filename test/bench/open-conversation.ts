@@ -1,0 +1,172 @@
+import { pathToFileURL } from 'node:url';
+import { chromium, type Request } from 'playwright-core';
+import { BENCH_DEMO_PASSWORD, startServer } from './server-process';
+import { LAST_MESSAGE_MARKER, seedConversation } from './seed-conversation';
+
+// Opening a long conversation: a 1,000-message conversation seeded into the bench server's database, opened
+// at /chat?id=… in headless Chromium, timed from navigation start until its last message is on screen.
+
+export const OPEN_RUNS = 5;
+const EMAIL = 'user@demo.local';
+const MESSAGE_COUNT = 1_000;
+/** The last message counts as settled once its position has not changed for this long. */
+const SETTLE_MS = 500;
+
+interface PageTimes {
+  /** performance.now() of the page (ms since its navigation started) when the end of the last message was first on screen. */
+  firstVisible: number;
+  /** ... when it was last moved (re-measured rows, scroll corrections) before staying put for SETTLE_MS. */
+  settled: number;
+  articles: number;
+  timeOrigin: number;
+}
+
+export interface OpenRun {
+  visibleMs: number;
+  settledMs: number;
+  articles: number;
+  /** GET .../messages: when it was sent (ms after navigation start), how long it took, bytes on the wire. */
+  apiStartMs: number;
+  apiMs: number;
+  apiBytes: number;
+}
+
+/**
+ * Runs in the page before any of its scripts: watches every frame for the end of the last message inside the
+ * message scroller's visible area, and records when it first appeared and when it stopped moving.
+ */
+function watchLastMessage({ marker, settleMs }: { marker: string; settleMs: number }) {
+  const state: { done: PageTimes | null } = { done: null };
+  (window as unknown as { __openBench: typeof state }).__openBench = state;
+  let firstVisible: number | null = null;
+  let lastChange = 0;
+  let lastKey = '';
+  const tick = () => {
+    const now = performance.now();
+    const articles = document.querySelectorAll('article[aria-label="Your message"], article[aria-label="Assistant message"]');
+    const last = articles[articles.length - 1];
+    let key = 'absent';
+    let visible = false;
+    if (last?.textContent?.includes(marker)) {
+      const r = last.getBoundingClientRect();
+      const box = document.querySelector('[data-testid="message-scroller"]')?.getBoundingClientRect() ?? { top: 0, bottom: innerHeight };
+      // The end of the message (the marker is its last line) lies inside the scroller's visible part.
+      visible = r.height > 0 && r.bottom > box.top && r.bottom <= box.bottom + 2;
+      key = visible ? `${Math.round(r.top)}:${Math.round(r.bottom)}` : 'hidden';
+    }
+    if (visible && firstVisible === null) firstVisible = now;
+    if (key !== lastKey) {
+      lastKey = key;
+      lastChange = now;
+    }
+    if (visible && firstVisible !== null && now - lastChange >= settleMs) {
+      state.done = { firstVisible, settled: lastChange, articles: articles.length, timeOrigin: performance.timeOrigin };
+      return;
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+/**
+ * A function as page source. tsx (esbuild, keepNames) wraps inner functions in `__name(...)`, a helper that
+ * exists only in Node: a local no-op stands in for it in the page.
+ */
+function initScript<A>(fn: (arg: A) => void, arg: A): string {
+  return `(() => { const __name = (f) => f; (${fn.toString()})(${JSON.stringify(arg)}); })();`;
+}
+
+const isMessagesCall = (url: string) => /\/api\/v1\/chat\/conversations\/[^/]+\/messages$/.test(new URL(url).pathname);
+
+export async function measureOpenConversation(executablePath: string) {
+  const server = await startServer(0);
+  try {
+    const seedStarted = performance.now();
+    const seeded = await seedConversation(server.dataDir, EMAIL, MESSAGE_COUNT);
+    const seedMs = performance.now() - seedStarted;
+
+    const browser = await chromium.launch({
+      executablePath,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    try {
+      const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+      // Sign in once: the session (local storage) and the HTTP cache are then those of a returning user.
+      const login = await context.newPage();
+      await login.goto(`${server.url}/login`);
+      await login.getByLabel('Email').fill(EMAIL);
+      await login.getByLabel('Password').fill(BENCH_DEMO_PASSWORD);
+      await login.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await login.waitForURL(/\/chat$/, { timeout: 30_000 });
+      await login.close();
+
+      const runs: OpenRun[] = [];
+      for (let i = 0; i < OPEN_RUNS; i++) {
+        // A fresh page load each time (a new tab: new document, new JS heap; same session and cache).
+        const page = await context.newPage();
+        try {
+          await page.addInitScript({ content: initScript(watchLastMessage, { marker: LAST_MESSAGE_MARKER, settleMs: SETTLE_MS }) });
+          const finished: Promise<Request> = page.waitForEvent('requestfinished', { predicate: (r) => isMessagesCall(r.url()), timeout: 60_000 });
+          await page.goto(`${server.url}/chat?id=${encodeURIComponent(seeded.id)}`, { waitUntil: 'commit' });
+          const handle = await page.waitForFunction(() => (window as unknown as { __openBench?: { done: PageTimes | null } }).__openBench?.done, undefined, {
+            timeout: 60_000,
+          });
+          const times = (await handle.jsonValue()) as PageTimes;
+          const request = await finished;
+          const timing = request.timing();
+          const sizes = await request.sizes();
+          if (request.failure() || (await request.response())?.status() !== 200) throw new Error(`GET ${request.url()} failed`);
+          runs.push({
+            visibleMs: times.firstVisible,
+            settledMs: times.settled,
+            articles: times.articles,
+            apiStartMs: timing.startTime - times.timeOrigin,
+            apiMs: timing.responseEnd,
+            apiBytes: sizes.responseBodySize,
+          });
+        } finally {
+          await page.close();
+        }
+      }
+      return { runs, seeded, seedMs };
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Prints the section of `npm run bench`. */
+export function printOpenConversation({ runs, seeded, seedMs }: Awaited<ReturnType<typeof measureOpenConversation>>) {
+  const ms = (n: number) => `${Math.round(n)} ms`;
+  const visible = median(runs.map((r) => r.visibleMs));
+  const api = median(runs.map((r) => r.apiMs));
+  const kb = median(runs.map((r) => r.apiBytes)) / 1024;
+  const articles = Math.max(...runs.map((r) => r.articles));
+  console.log(
+    `\nOpen a long conversation (${seeded.messages.toLocaleString('en-GB')} messages, ${(seeded.chars / 1024).toFixed(0)} KB of text, ` +
+      `~${Math.round(seeded.words / seeded.messages)} words each; seeded in ${ms(seedMs)}), ${runs.length} fresh page loads, signed in, warm HTTP cache:`,
+  );
+  console.log(`  open a 1,000-message conversation: median ${ms(visible)} (API ${ms(api)}, ${kb.toFixed(0)} KB), ${articles} articles in the DOM`);
+  console.log(
+    `  median timeline from navigation start: messages requested at ${ms(median(runs.map((r) => r.apiStartMs)))}, ` +
+      `response complete at ${ms(median(runs.map((r) => r.apiStartMs + r.apiMs)))}, last message visible at ${ms(visible)}, ` +
+      `settled (not moved for ${SETTLE_MS} ms) at ${ms(median(runs.map((r) => r.settledMs)))}`,
+  );
+  console.log(
+    `  per run (visible / settled / API): ${runs.map((r) => `${Math.round(r.visibleMs)} / ${Math.round(r.settledMs)} / ${Math.round(r.apiMs)}`).join(', ')} ms`,
+  );
+}
+
+// `npx tsx test/bench/open-conversation.ts` runs this section alone (needs a built dist/).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+  printOpenConversation(await measureOpenConversation(chrome));
+}
