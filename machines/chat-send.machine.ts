@@ -152,6 +152,39 @@ function mergeRecent(current: ChatMessage[], recent: ChatMessage[]): ChatMessage
 
 type SendActorError = ErrorActorEvent<unknown, 'sendMessage'>;
 
+/**
+ * A send or an edit: the messages up to the question, then an empty assistant message to stream into, and the
+ * request for the send actor.
+ */
+function startReply(
+  context: ChatSendContext,
+  messages: ChatMessage[],
+  event: { text: string } & MessageOptions,
+  editId: string | null,
+): Partial<ChatSendContext> {
+  const assistant: ChatMessage = {
+    id: `temp-assistant-${messages.length}`,
+    conversation_id: context.conversationId ?? '',
+    content: '',
+    sender: 'Assistant',
+    status: 'streaming',
+    created_at: new Date().toISOString(),
+  };
+  return {
+    messages: [...messages, assistant],
+    streamingText: '',
+    streamingMessageId: assistant.id,
+    lastRequest: {
+      conversation_id: context.conversationId,
+      message: event.text,
+      browsing: event.browsing,
+      image_generation: event.imageGeneration,
+      reasoning_effort: event.reasoningEffort,
+      message_id_to_edit: editId,
+    },
+  };
+}
+
 export const chatSendMachine = setup({
   types: {
     context: {} as ChatSendContext,
@@ -208,50 +241,22 @@ export const chatSendMachine = setup({
     }),
     appendExchange: assign(({ context, event }) => {
       assertEvent(event, 'message.submit');
-      const now = new Date().toISOString();
       const n = context.messages.length;
-      const conversationId = context.conversationId ?? '';
-      const user: ChatMessage = { id: `temp-user-${n}`, conversation_id: conversationId, content: event.text, sender: 'user', status: 'complete', created_at: now };
-      const assistant: ChatMessage = { id: `temp-assistant-${n + 1}`, conversation_id: conversationId, content: '', sender: 'Assistant', status: 'streaming', created_at: now };
-      return {
-        messages: [...context.messages, user, assistant],
-        streamingText: '',
-        streamingMessageId: assistant.id,
-        lastRequest: {
-          conversation_id: context.conversationId,
-          message: event.text,
-          browsing: event.browsing,
-          image_generation: event.imageGeneration,
-          reasoning_effort: event.reasoningEffort,
-          message_id_to_edit: null,
-        },
+      const user: ChatMessage = {
+        id: `temp-user-${n}`,
+        conversation_id: context.conversationId ?? '',
+        content: event.text,
+        sender: 'user',
+        status: 'complete',
+        created_at: new Date().toISOString(),
       };
+      return startReply(context, [...context.messages, user], event, null);
     }),
     applyEdit: assign(({ context, event }) => {
       assertEvent(event, 'message.edit');
       const at = context.messages.findIndex((m) => m.id === event.messageId);
-      const edited: ChatMessage = { ...context.messages[at], content: event.text };
-      const assistant: ChatMessage = {
-        id: `temp-assistant-${at + 1}`,
-        conversation_id: edited.conversation_id,
-        content: '',
-        sender: 'Assistant',
-        status: 'streaming',
-        created_at: new Date().toISOString(),
-      };
-      return {
-        messages: [...context.messages.slice(0, at), edited, assistant],
-        streamingText: '',
-        streamingMessageId: assistant.id,
-        lastRequest: {
-          conversation_id: context.conversationId,
-          message: event.text,
-          browsing: event.browsing,
-          image_generation: event.imageGeneration,
-          reasoning_effort: event.reasoningEffort,
-          message_id_to_edit: event.messageId,
-        },
-      };
+      const edited: ChatMessage = { ...context.messages[at]!, content: event.text };
+      return startReply(context, [...context.messages.slice(0, at), edited], event, event.messageId);
     }),
     applyControl: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'stream.control');

@@ -70,6 +70,16 @@ test.describe('chat', () => {
     await expect(page).toHaveURL(/\/chat$/);
   });
 
+  test('text is shown as written: no HTML from anyone, no markdown in the question', async ({ page }) => {
+    const question = `<img src=x onerror="window.__pwned=1"> **not bold** ${unique('x')}`;
+    await startConversation(page, question);
+    const mine = page.getByRole('article', { name: 'Your message' });
+    await expect(mine).toHaveText(question);
+    await expect(mine.locator('img, strong')).toHaveCount(0);
+    await expect(assistantMessages(page).locator('img')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  });
+
   test('renames inline, finds it by search, and deletes it', async ({ page }) => {
     const word = `zebra${Math.random().toString(36).slice(2, 7)}`;
     await startConversation(page, `Tell me about the ${word} migration`);
