@@ -80,6 +80,21 @@ test.describe('chat', () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   });
 
+  test('follows the reply, stops following when the reader scrolls up, and offers Jump to latest', async ({ page }) => {
+    await page.setViewportSize({ width: 700, height: 520 });
+    await startConversation(page, unique('First question'));
+    const scroller = page.getByTestId('message-scroller');
+    const gap = () => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    await ask(page, unique('Second question'));
+    await expect(assistantMessages(page).last()).toHaveAttribute('aria-busy', 'true');
+    await expect.poll(gap).toBeLessThanOrEqual(60);
+    await scroller.hover();
+    await page.mouse.wheel(0, -600);
+    await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeVisible();
+    await page.getByRole('button', { name: 'Jump to latest' }).click();
+    await expect.poll(gap).toBeLessThanOrEqual(60);
+  });
+
   test('renames inline, finds it by search, and deletes it', async ({ page }) => {
     const word = `zebra${Math.random().toString(36).slice(2, 7)}`;
     await startConversation(page, `Tell me about the ${word} migration`);

@@ -27,7 +27,7 @@ export interface MessageListProps {
 export function MessageList(props: MessageListProps) {
   const { messages, streamingId, liveText, isThinking, isBusy, isStreaming, networkError, isRefreshing, onEdit, onRefresh } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
-  const { atBottom, jumpToLatest, pin } = useStickToBottom(scrollRef);
+  const { atBottom, jumpToLatest } = useStickToBottom(scrollRef);
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scrollRef.current,
@@ -39,8 +39,8 @@ export function MessageList(props: MessageListProps) {
   // A new message from the person (a send or an edit) follows the answer again.
   const lastUserId = messages.findLast((m) => m.sender === 'user')?.id;
   useEffect(() => {
-    if (lastUserId) pin();
-  }, [lastUserId, pin]);
+    if (lastUserId) jumpToLatest();
+  }, [lastUserId, jumpToLatest]);
 
   // Opening a conversation starts at its end.
   const firstId = messages[0]?.id;

@@ -35,21 +35,14 @@ export function useStickToBottom(ref: RefObject<HTMLElement | null>) {
     };
   }, [ref]);
 
+  /** Jump to latest, and after the person sends: follow the answer again. */
   const jumpToLatest = useCallback(() => {
-    const el = ref.current;
-    if (!el) return;
-    pinned.current = true;
-    setAtBottom(true);
-    el.scrollTo({ top: el.scrollHeight, behavior: 'smooth' });
-  }, [ref]);
-
-  /** After the person sends, follow the answer again. */
-  const pin = useCallback(() => {
     pinned.current = true;
     setAtBottom(true);
     const el = ref.current;
+    // Not a smooth scroll: its intermediate scroll events would read as the reader scrolling away again.
     if (el) el.scrollTop = el.scrollHeight;
   }, [ref]);
 
-  return { atBottom, jumpToLatest, pin };
+  return { atBottom, jumpToLatest };
 }
