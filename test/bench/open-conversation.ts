@@ -13,6 +13,10 @@ const MESSAGE_COUNT = 1_000;
 const SETTLE_MS = 500;
 
 interface PageTimes {
+  /** The chat screen (header, spinner or list) first drawn: the app has booted and opened the route. */
+  chatShown: number | null;
+  /** The first message article drawn (at the virtualiser's estimated position). */
+  firstArticle: number | null;
   /** performance.now() of the page (ms since its navigation started) when the end of the last message was first on screen. */
   firstVisible: number;
   /** ... when it was last moved (re-measured rows, scroll corrections) before staying put for SETTLE_MS. */
@@ -22,6 +26,8 @@ interface PageTimes {
 }
 
 export interface OpenRun {
+  chatShownMs: number;
+  firstArticleMs: number;
   visibleMs: number;
   settledMs: number;
   articles: number;
@@ -39,12 +45,16 @@ function watchLastMessage({ marker, settleMs }: { marker: string; settleMs: numb
   const state: { done: PageTimes | null } = { done: null };
   (window as unknown as { __openBench: typeof state }).__openBench = state;
   let firstVisible: number | null = null;
+  let chatShown: number | null = null;
+  let firstArticle: number | null = null;
   let lastChange = 0;
   let lastKey = '';
   const tick = () => {
     const now = performance.now();
     const articles = document.querySelectorAll('article[aria-label="Your message"], article[aria-label="Assistant message"]');
     const last = articles[articles.length - 1];
+    if (chatShown === null && document.querySelector('section[aria-label="Chat"]')) chatShown = now;
+    if (firstArticle === null && last) firstArticle = now;
     let key = 'absent';
     let visible = false;
     if (last?.textContent?.includes(marker)) {
@@ -60,7 +70,7 @@ function watchLastMessage({ marker, settleMs }: { marker: string; settleMs: numb
       lastChange = now;
     }
     if (visible && firstVisible !== null && now - lastChange >= settleMs) {
-      state.done = { firstVisible, settled: lastChange, articles: articles.length, timeOrigin: performance.timeOrigin };
+      state.done = { chatShown, firstArticle, firstVisible, settled: lastChange, articles: articles.length, timeOrigin: performance.timeOrigin };
       return;
     }
     requestAnimationFrame(tick);
@@ -93,11 +103,19 @@ export async function measureOpenConversation(executablePath: string) {
       const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
       // Sign in once: the session (local storage) and the HTTP cache are then those of a returning user.
       const login = await context.newPage();
-      await login.goto(`${server.url}/login`);
-      await login.getByLabel('Email').fill(EMAIL);
-      await login.getByLabel('Password').fill(BENCH_DEMO_PASSWORD);
-      await login.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await login.waitForURL(/\/chat$/, { timeout: 30_000 });
+      const problems: string[] = [];
+      login.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+      login.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
+      try {
+        await login.goto(`${server.url}/login`);
+        await login.getByLabel('Email').fill(EMAIL);
+        await login.getByLabel('Password').fill(BENCH_DEMO_PASSWORD);
+        await login.getByRole('button', { name: 'Sign in', exact: true }).click();
+        await login.waitForURL(/\/chat$/, { timeout: 30_000 });
+      } catch (err) {
+        const text = await login.locator('body').innerText({ timeout: 1_000 }).catch(() => '(no body)');
+        throw new Error(`signing in failed at ${login.url()}: ${[...problems, `page text: ${text.slice(0, 300)}`].join('; ')}`, { cause: err });
+      }
       await login.close();
 
       const runs: OpenRun[] = [];
@@ -107,6 +125,8 @@ export async function measureOpenConversation(executablePath: string) {
         try {
           await page.addInitScript({ content: initScript(watchLastMessage, { marker: LAST_MESSAGE_MARKER, settleMs: SETTLE_MS }) });
           const finished: Promise<Request> = page.waitForEvent('requestfinished', { predicate: (r) => isMessagesCall(r.url()), timeout: 60_000 });
+          // Awaited below; if the run fails first, closing the page rejects it, which must not crash the bench.
+          finished.catch(() => undefined);
           await page.goto(`${server.url}/chat?id=${encodeURIComponent(seeded.id)}`, { waitUntil: 'commit' });
           const handle = await page.waitForFunction(() => (window as unknown as { __openBench?: { done: PageTimes | null } }).__openBench?.done, undefined, {
             timeout: 60_000,
@@ -117,6 +137,8 @@ export async function measureOpenConversation(executablePath: string) {
           const sizes = await request.sizes();
           if (request.failure() || (await request.response())?.status() !== 200) throw new Error(`GET ${request.url()} failed`);
           runs.push({
+            chatShownMs: times.chatShown ?? NaN,
+            firstArticleMs: times.firstArticle ?? NaN,
             visibleMs: times.firstVisible,
             settledMs: times.settled,
             articles: times.articles,
@@ -155,10 +177,11 @@ export function printOpenConversation({ runs, seeded, seedMs }: Awaited<ReturnTy
       `~${Math.round(seeded.words / seeded.messages)} words each; seeded in ${ms(seedMs)}), ${runs.length} fresh page loads, signed in, warm HTTP cache:`,
   );
   console.log(`  open a 1,000-message conversation: median ${ms(visible)} (API ${ms(api)}, ${kb.toFixed(0)} KB), ${articles} articles in the DOM`);
+  const at = (pick: (r: OpenRun) => number) => ms(median(runs.map(pick)));
   console.log(
-    `  median timeline from navigation start: messages requested at ${ms(median(runs.map((r) => r.apiStartMs)))}, ` +
-      `response complete at ${ms(median(runs.map((r) => r.apiStartMs + r.apiMs)))}, last message visible at ${ms(visible)}, ` +
-      `settled (not moved for ${SETTLE_MS} ms) at ${ms(median(runs.map((r) => r.settledMs)))}`,
+    `  median timeline from navigation start: chat screen drawn ${at((r) => r.chatShownMs)}, messages requested ${at((r) => r.apiStartMs)}, ` +
+      `response complete ${at((r) => r.apiStartMs + r.apiMs)}, first messages drawn ${at((r) => r.firstArticleMs)}, last message visible ${ms(visible)}, ` +
+      `settled (not moved for ${SETTLE_MS} ms) ${at((r) => r.settledMs)}`,
   );
   console.log(
     `  per run (visible / settled / API): ${runs.map((r) => `${Math.round(r.visibleMs)} / ${Math.round(r.settledMs)} / ${Math.round(r.apiMs)}`).join(', ')} ms`,

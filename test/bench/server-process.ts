@@ -14,22 +14,32 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** Servers still running: stopped on Ctrl-C too, so no server process or data directory outlives the bench. */
-const running = new Set<{ child: ChildProcess; dataDir: string }>();
-let signalsHooked = false;
+/** Servers still running and directories still to remove: cleaned up on Ctrl-C and at exit too. */
+const running = new Set<ChildProcess>();
+const directories = new Set<string>();
+let hooked = false;
 
-function hookSignals() {
-  if (signalsHooked) return;
-  signalsHooked = true;
+function cleanUpNow() {
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const dir of directories) rmSync(dir, { recursive: true, force: true });
+}
+
+function hookExit() {
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', cleanUpNow);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      for (const { child, dataDir } of running) {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-        rmSync(dataDir, { recursive: true, force: true });
-      }
-      process.exit(130);
+      cleanUpNow();
+      process.exit(signal === 'SIGINT' ? 130 : 143);
     });
   }
+}
+
+/** Removes `dir` when the bench exits, however it exits (normally it is removed earlier, by its owner). */
+export function removeOnExit(dir: string): void {
+  hookExit();
+  directories.add(dir);
 }
 
 /** A port free right now on 127.0.0.1 (the OS picks it). */
@@ -47,9 +57,10 @@ async function freePort(): Promise<number> {
  * Port 0: any free port. `extraEnv` goes on top of the bench defaults (e.g. LLM_* for a scripted model).
  */
 export async function startServer(port: number, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
-  hookSignals();
+  hookExit();
   const listenPort = port === 0 ? await freePort() : port;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tanya-bench-'));
+  directories.add(dataDir);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: {
       ...process.env,
@@ -62,8 +73,7 @@ export async function startServer(port: number, extraEnv: Record<string, string>
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const entry = { child, dataDir };
-  running.add(entry);
+  running.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const stop = async () => {
@@ -74,8 +84,9 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       await exited;
       clearTimeout(timer);
     }
-    running.delete(entry);
+    running.delete(child);
     rmSync(dataDir, { recursive: true, force: true });
+    directories.delete(dataDir);
   };
 
   const url = `http://127.0.0.1:${listenPort}`;

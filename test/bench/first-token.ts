@@ -1,0 +1,281 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { BENCH_DEMO_PASSWORD, startServer } from './server-process';
+
+// Time to first token that the server adds on top of the model's own: a scripted OpenAI-compatible model
+// (first chunk after a fixed delay, then a steady stream) behind a real server process, asked over the real
+// API. Both clocks are this process's performance.now(): the client's and the model's timestamps compare.
+
+/** The model's own time to first token (ms). */
+export const MODEL_FIRST_TOKEN_MS = 200;
+const REPLY_TOKENS = 50;
+const TOKEN_INTERVAL_MS = 5;
+/** Measured sends per series, after WARMUP unmeasured ones. */
+export const SENDS = 20;
+const WARMUP = 2;
+const EMAIL = 'user@demo.local';
+
+// ------------------------------------------------------------------------------------------ scripted model
+
+interface ModelCall {
+  /** The request arrived (headers parsed). */
+  receivedAt: number;
+  /** The response's first byte (headers, role chunk and first token, written together) went out. */
+  firstByteAt: number;
+}
+
+function isTitleRequest(body: { messages?: Array<{ content?: unknown }> }) {
+  const first = body.messages?.[0]?.content;
+  return typeof first === 'string' && /You name chat conversations/.test(first);
+}
+
+/**
+ * An OpenAI-compatible /v1/chat/completions on 127.0.0.1 that streams: nothing for `firstTokenMs`, then the
+ * role chunk and the first token at once, then a token every TOKEN_INTERVAL_MS, finish, usage, [DONE].
+ * Title requests (services/titles.ts) are answered at once, so they never hold up the next measurement.
+ */
+async function startScriptedModel(firstTokenMs: number) {
+  const replies: ModelCall[] = [];
+  let titles = 0;
+  let counter = 0;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const receivedAt = performance.now();
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+        return;
+      }
+      const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { model: string; messages?: Array<{ content?: unknown }> };
+      const id = `chatcmpl-bench-${++counter}`;
+      const frame = (choices: unknown[], extra: object = {}) =>
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1_700_000_000, model: body.model, choices, ...extra })}\n\n`;
+      const delta = (content: string) => frame([{ index: 0, delta: { content }, finish_reason: null }]);
+      const finish = (tokens: number) =>
+        frame([{ index: 0, delta: {}, finish_reason: 'stop' }]) +
+        frame([], { usage: { prompt_tokens: 100, completion_tokens: tokens, total_tokens: 100 + tokens } }) +
+        'data: [DONE]\n\n';
+      const head = () => res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const roleChunk = frame([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+
+      if (isTitleRequest(body)) {
+        head();
+        res.end(roleChunk + delta('Bench conversation') + finish(2), () => titles++);
+        return;
+      }
+      setTimeout(async () => {
+        if (res.destroyed) return;
+        head();
+        const call: ModelCall = { receivedAt, firstByteAt: performance.now() };
+        res.write(roleChunk + delta('Token0'));
+        replies.push(call);
+        for (let i = 1; i < REPLY_TOKENS; i++) {
+          await new Promise((r) => setTimeout(r, TOKEN_INTERVAL_MS));
+          if (res.destroyed) return;
+          res.write(delta(` token${i}`));
+        }
+        res.end(finish(REPLY_TOKENS));
+      }, firstTokenMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    replies,
+    titles: () => titles,
+    close() {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ client
+
+interface SendResult {
+  conversationId: string;
+  /** From just before the request to the first text delta read off the stream. */
+  firstDeltaAt: number;
+  sentAt: number;
+}
+
+/** POST /chat/messages and read the stream to `event: done`, noting when the first text delta arrived. */
+async function send(baseUrl: string, token: string, conversationId: string | null, message: string): Promise<SendResult> {
+  const sentAt = performance.now();
+  const response = await fetch(`${baseUrl}/api/v1/chat/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    body: JSON.stringify({ conversation_id: conversationId, message }),
+  });
+  if (!response.ok || !response.body) throw new Error(`POST /chat/messages answered ${response.status}: ${await response.text()}`);
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let control: { conversation_id: string } | undefined;
+  let firstDeltaAt: number | undefined;
+  let done = false;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { value: chunk, done: ended } = await reader.read();
+    if (ended) break;
+    const now = performance.now();
+    buffer += decoder.decode(chunk, { stream: true });
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of frame.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+      }
+      if (data.length === 0) continue;
+      const value: unknown = JSON.parse(data.join('\n'));
+      if (event === 'error') throw new Error(`the stream reported an error: ${JSON.stringify(value)}`);
+      if (event === 'done') done = true;
+      else if (!control) control = value as { conversation_id: string };
+      else if (typeof value === 'string' && value.length > 0) firstDeltaAt ??= now;
+    }
+  }
+  if (!control || firstDeltaAt === undefined || !done) throw new Error('the stream ended without a control record, a text delta and done');
+  return { conversationId: control.conversation_id, firstDeltaAt, sentAt };
+}
+
+// --------------------------------------------------------------------------------------------------- bench
+
+export interface FirstTokenSample {
+  /** Client time to first delta minus the model's own receive-to-first-byte: what the server added. */
+  addedMs: number;
+  /** Client send -> request at the model (auth, database, prompt, SDK, connection). */
+  beforeModelMs: number;
+  /** Model's first byte -> first delta at the client (SDK stream parsing, hub, SSE). */
+  afterModelMs: number;
+  clientMs: number;
+  modelMs: number;
+}
+
+export interface FirstTokenSeries {
+  label: string;
+  samples: FirstTokenSample[];
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return true;
+}
+
+export async function measureFirstToken() {
+  const model = await startScriptedModel(MODEL_FIRST_TOKEN_MS);
+  try {
+    const server = await startServer(0, {
+      LLM_BASE_URL: model.baseUrl,
+      LLM_API_KEY: 'test',
+      LLM_MODEL: 'bench-model',
+      // Whatever the shell has set: no backup model, no token cap.
+      LLM_BACKUP_MODEL: '',
+      LLM_BACKUP_BASE_URL: '',
+      LLM_BACKUP_API_KEY: '',
+      LLM_MAX_TOKENS: '',
+    });
+    try {
+      const login = await fetch(`${server.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: EMAIL, password: BENCH_DEMO_PASSWORD }),
+      });
+      if (!login.ok) throw new Error(`login answered ${login.status}`);
+      const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+
+      const measureOne = async (conversationId: string | null, i: number): Promise<{ sample: FirstTokenSample; conversationId: string }> => {
+        const before = model.replies.length;
+        const titlesBefore = model.titles();
+        const result = await send(server.url, token, conversationId, `Bench question ${i}: what does the quarterly budget review need from my team?`);
+        if (model.replies.length !== before + 1) throw new Error(`expected one model call per send, saw ${model.replies.length - before}`);
+        const call = model.replies[before];
+        // A new conversation's first exchange asks the model for a title in the background: let it finish first.
+        if (conversationId === null) await waitFor(() => model.titles() > titlesBefore, 5_000);
+        await new Promise((r) => setTimeout(r, 30));
+        const clientMs = result.firstDeltaAt - result.sentAt;
+        const modelMs = call.firstByteAt - call.receivedAt;
+        return {
+          conversationId: result.conversationId,
+          sample: {
+            addedMs: clientMs - modelMs,
+            beforeModelMs: call.receivedAt - result.sentAt,
+            afterModelMs: result.firstDeltaAt - call.firstByteAt,
+            clientMs,
+            modelMs,
+          },
+        };
+      };
+
+      // Series 1: every send starts a new conversation (the first question of a chat).
+      const fresh: FirstTokenSample[] = [];
+      for (let i = 0; i < WARMUP + SENDS; i++) {
+        const { sample } = await measureOne(null, i);
+        if (i >= WARMUP) fresh.push(sample);
+      }
+      // Series 2: follow-ups in one conversation (history read and counted, the lease taken), each after `done`.
+      const followUps: FirstTokenSample[] = [];
+      let conversationId = (await measureOne(null, 100)).conversationId;
+      for (let i = 0; i < SENDS; i++) {
+        const measured = await measureOne(conversationId, 101 + i);
+        conversationId = measured.conversationId;
+        followUps.push(measured.sample);
+      }
+      return {
+        series: [
+          { label: 'new conversation each time', samples: fresh },
+          { label: 'follow-ups in one conversation', samples: followUps },
+        ] satisfies FirstTokenSeries[],
+      };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await model.close();
+  }
+}
+
+/** Nearest rank: p95 of 20 samples is the 19th smallest. */
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+};
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Prints the section of `npm run bench`. */
+export function printFirstToken({ series }: Awaited<ReturnType<typeof measureFirstToken>>) {
+  const ms = (n: number) => `${n.toFixed(1)} ms`;
+  console.log(
+    `\nTime to first token added by the server (scripted model: first token after ${MODEL_FIRST_TOKEN_MS} ms, then ${REPLY_TOKENS} tokens; ` +
+      `${SENDS} sends per series after ${WARMUP} warm-up; added = client time to first delta − the model's own receive-to-first-byte):`,
+  );
+  const fresh = series[0];
+  console.log(
+    `  server-added time to first token: median ${ms(median(fresh.samples.map((s) => s.addedMs)))}, p95 ${ms(quantile(fresh.samples.map((s) => s.addedMs), 0.95))} ` +
+      `(model's own first token: ${MODEL_FIRST_TOKEN_MS} ms)`,
+  );
+  for (const s of series) {
+    const col = (pick: (x: FirstTokenSample) => number) => `${ms(median(s.samples.map(pick)))} / ${ms(quantile(s.samples.map(pick), 0.95))}`;
+    console.log(
+      `  ${s.label.padEnd(31)} added ${col((x) => x.addedMs)}  (before the model ${col((x) => x.beforeModelMs)}, ` +
+        `after its first byte ${col((x) => x.afterModelMs)}; client TTFT ${col((x) => x.clientMs)}; median / p95)`,
+    );
+  }
+}
+
+// `npx tsx test/bench/first-token.ts` runs this section alone.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  printFirstToken(await measureFirstToken());
+}
