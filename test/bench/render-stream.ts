@@ -11,6 +11,7 @@ import { decode, encode } from 'gpt-tokenizer';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import type { MeasureRequest, MeasureResult, RendererKind } from './render-page/main';
+import { prng } from './prng';
 
 // Streaming render benchmark: a synthetic 20k-token reply streamed token by token into AssistantMarkdown and into
 // a plain react-markdown re-render of the whole text, timed per update in headless Chromium.
@@ -23,16 +24,6 @@ const WARMUP = 20;
 
 // ------------------------------------------------------------------------------------------ synthetic reply
 
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   'the a of to and in is for that with as on by this be are from it at an or can which when each your request ' +

@@ -3,6 +3,7 @@ import { createDb } from '../../server/db/create-db';
 import { insertConversation, releaseAnsweringLease } from '../../server/db/repositories/conversations';
 import { insertMessage } from '../../server/db/repositories/messages';
 import { findUserByEmail } from '../../server/db/repositories/users';
+import { prng } from './prng';
 
 // A long conversation written straight into a bench server's SQLite database with the server's own repositories
 // (the server has already migrated it and seeded the demo accounts; WAL lets both processes use it).
@@ -10,16 +11,6 @@ import { findUserByEmail } from '../../server/db/repositories/users';
 /** The end of the conversation's last message: what the open-conversation bench waits to see on screen. */
 export const LAST_MESSAGE_MARKER = 'End of the bench conversation: message 1000.';
 
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   'the a of to and in is for that with as on by this be are from it at an or can which when each your we ' +
