@@ -67,6 +67,8 @@ export interface ChatSendContext {
   failureDetail: string | null;
   /** 'Failed to fetch messages' when loading the conversation failed. */
   loadError: string | null;
+  /** The open conversation's title as loaded (null for a new chat): the header shows it. */
+  title: string | null;
   /** What the last send (or edit) asked for: the sendMessage actor's input. */
   lastRequest: SendMessageInput | null;
   /** Token usage of the last completed reply (from the done record). */
@@ -231,6 +233,7 @@ export const chatSendMachine = setup({
         networkError: false,
         failureDetail: null,
         loadError: null,
+        title: null,
         lastRequest: null,
       };
     }),
@@ -321,6 +324,7 @@ export const chatSendMachine = setup({
     networkError: false,
     failureDetail: null,
     loadError: null,
+    title: null,
     lastRequest: null,
     lastUsage: null,
   }),
@@ -345,7 +349,7 @@ export const chatSendMachine = setup({
         input: ({ context }) => ({ conversationId: context.conversationId as string }),
         onDone: {
           target: 'idle',
-          actions: assign(({ event }) => ({ messages: event.output.messages, loadError: null })),
+          actions: assign(({ event }) => ({ messages: event.output.messages, title: event.output.conversation.title, loadError: null })),
         },
         onError: {
           target: 'idle',

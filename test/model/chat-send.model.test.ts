@@ -474,6 +474,15 @@ describe('chat-send (examples)', () => {
     expect(sent.at(-1)).toEqual({ conversation_id: 'c1', message: 'To Langkawi', browsing: false, image_generation: false, reasoning_effort: 'low', message_id_to_edit: 'u2' });
   });
 
+  it('keeps the loaded conversation title for the header, and forgets it when another opens', () => {
+    const { actor } = start({ conversationId: 'c1' });
+    expect(actor.getSnapshot().context.title).toBeNull();
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: loaded } as never);
+    expect(actor.getSnapshot().context.title).toBe(loaded.conversation.title);
+    actor.send({ type: 'conversation.open', conversationId: null });
+    expect(actor.getSnapshot().context.title).toBeNull();
+  });
+
   it('a failed load sets the spec text and emits loadFailed; opening the same id again retries', () => {
     const { actor, out } = start({ conversationId: 'c1' });
     actor.send({ type: 'xstate.error.actor.loadMessages', error: new Error('500') } as never);

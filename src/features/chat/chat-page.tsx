@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { NavLink, useNavigate, useSearchParams } from 'react-router-dom';
+import { useSelector } from '@xstate/react';
 import { LogOut } from 'lucide-react';
 import { DEFAULT_CONVERSATION_TITLE } from '../../../contract/chat';
 import { ProfileMenu } from '../../app/profile-menu';
@@ -51,6 +52,7 @@ export default function ChatPage() {
     },
   });
   const liveText = useFrameSelector(chat.actor, (s) => s.context.streamingText);
+  const loadedTitle = useSelector(chat.actor, (s) => s.context.title);
 
   // Leaving a conversation stops its title polling, and closes the mobile drawer.
   useEffect(() => {
@@ -95,7 +97,8 @@ export default function ChatPage() {
       </ConversationDrawer>
       <section aria-label="Chat" className="flex min-w-0 flex-1 flex-col">
         <ChatHeader
-          title={conversationId ? (active?.title ?? DEFAULT_CONVERSATION_TITLE) : null}
+          // The list's title is the freshest (renames, the polled title); an older conversation may not be in it.
+          title={conversationId ? (active?.title ?? loadedTitle ?? DEFAULT_CONVERSATION_TITLE) : null}
           isUserRole={isUserRole}
           panelCollapsed={collapsed}
           onExpandPanel={() => setCollapsed(false)}

@@ -20,6 +20,16 @@ export interface MessageListProps {
   onRefresh(): void;
 }
 
+const LINE_PX = 28;
+const CHARS_PER_LINE = 90;
+const MESSAGE_CHROME_PX = 64;
+
+/** A rough height of a message before it is measured: its lines of text at the column's width, plus padding. */
+export function estimateMessageHeight(content: string): number {
+  const lines = content.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(line.length / CHARS_PER_LINE)), 0);
+  return MESSAGE_CHROME_PX + lines * LINE_PX;
+}
+
 /**
  * The conversation, virtualised: only the messages near the viewport are in the DOM, so a 1,000-message
  * conversation opens and scrolls like a short one. Follows the reply while the reader stays near the bottom.
@@ -31,7 +41,8 @@ export function MessageList(props: MessageListProps) {
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 120,
+    // Close estimates keep the first paint of a long conversation from being laid out twice.
+    estimateSize: (i) => estimateMessageHeight(messages[i]!.content),
     overscan: 6,
     getItemKey: (i) => messages[i]!.id,
   });
