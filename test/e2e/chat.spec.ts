@@ -95,6 +95,41 @@ test.describe('chat', () => {
     await expect.poll(gap).toBeLessThanOrEqual(60);
   });
 
+  test('premium features: one of Web Browsing / Image Generation, reasoning low or medium, sent with the question', async ({ page }) => {
+    await page.goto('/chat');
+    const features = page.getByRole('button', { name: 'Features' });
+    await features.click();
+    await page.getByRole('menuitemcheckbox', { name: 'Web Browsing' }).click();
+    await expect(page.getByRole('menu')).toHaveCount(0);
+    await expect(features).toContainText('Web Browsing');
+    await features.click();
+    await page.getByRole('menuitemcheckbox', { name: 'Image Generation' }).click();
+    await expect(features).toContainText('Image Generation');
+    await expect(features).not.toContainText('Web Browsing');
+    const reasoning = page.getByRole('button', { name: /^Reasoning effort/ });
+    await expect(reasoning).toContainText('Low');
+    await reasoning.click();
+    await expect(reasoning).toContainText('Medium');
+
+    const sent = page.waitForRequest((r) => r.url().includes('/api/v1/chat/messages') && r.method() === 'POST');
+    await ask(page, unique('Draw a chart'));
+    expect((await sent).postDataJSON()).toMatchObject({ browsing: false, image_generation: true, reasoning_effort: 'medium', conversation_id: null });
+  });
+
+  test('on a phone the conversations are a drawer titled Conversations', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await startConversation(page, unique('Phone question'));
+    await expect(conversationNav(page)).toBeHidden();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Conversations' });
+    await expect(drawer).toBeVisible();
+    await expect(drawer.getByRole('button', { name: 'New Chat' })).toBeVisible();
+    await drawer.getByRole('button', { name: 'New Chat' }).click();
+    await expect(page).toHaveURL(/\/chat$/);
+    await expect(drawer).toBeHidden();
+    await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
+  });
+
   test('renames inline, finds it by search, and deletes it', async ({ page }) => {
     const word = `zebra${Math.random().toString(36).slice(2, 7)}`;
     await startConversation(page, `Tell me about the ${word} migration`);

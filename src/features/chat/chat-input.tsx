@@ -51,7 +51,7 @@ function FeatureControls({ userPackage, features, onFeaturesChange }: Pick<ChatI
         className={cx(iconButton, 'w-auto gap-1 px-2 text-xs font-medium')}
       >
         <Brain aria-hidden className="size-4" />
-        <span className="capitalize">{features.reasoningEffort}</span>
+        <span>{features.reasoningEffort === 'low' ? 'Low' : 'Medium'}</span>
       </AriaButton>
     </Tooltip>
   );
