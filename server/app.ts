@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { API_PREFIX } from '../contract/api-paths';
@@ -79,6 +80,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   installErrorHandler(app);
   installJsonParser(app);
   await registerSecurityHeaders(app);
+  // A long conversation is a megabyte of JSON and the SPA's scripts are text: both shrink several times.
+  // The chat stream is written to the raw socket (hijacked), so it is never buffered by compression.
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 
   await app.register(
     async (api) => {

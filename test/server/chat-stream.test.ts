@@ -27,6 +27,8 @@ describe(`POST /chat/messages with the offline responder (${dbKind})`, () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(res.headers.get('cache-control')).toBe('no-cache');
     expect(res.headers.get('x-accel-buffering')).toBe('no');
+    // Compression would buffer the stream: it is sent as is, whatever the client accepts.
+    expect(res.headers.get('content-encoding')).toBeNull();
     // The app's security headers survive the hijacked response.
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
 
@@ -57,6 +59,13 @@ describe(`POST /chat/messages with the offline responder (${dbKind})`, () => {
     ]);
     expect(saved.messages[0].content).toBe('How do I reset my VPN token?');
     expect(saved.messages[1].content).toBe(text);
+
+    // A conversation's JSON, on the other hand, is compressed for clients that accept it.
+    const raw = await fetch(`${s.apiUrl}/chat/conversations/${control.conversation_id}/messages`, {
+      headers: { authorization: `Bearer ${s.token}`, 'accept-encoding': 'gzip' },
+    });
+    expect(raw.headers.get('content-encoding')).toBe('gzip');
+    expect((await raw.json()).data.messages).toHaveLength(2);
   });
 
   it('continues an existing conversation and keeps the order', async () => {
