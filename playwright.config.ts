@@ -57,7 +57,7 @@ export default defineConfig({
           RESET_RATE_LIMIT_PER_EMAIL: '10000',
           LOG_LEVEL: 'warn',
           // The offline responder streams word by word: slow enough to see it stream, fast enough for the suite.
-          OFFLINE_TOKEN_DELAY_MS: '15',
+          OFFLINE_TOKEN_DELAY_MS: '20',
         },
       },
 });

@@ -9,11 +9,12 @@ import type { ChatMessage, ConversationMessages, ReasoningEffort, StreamErrorTyp
  * message" and "Editing a user message").
  *
  * Top-level states (a contract with the views): `loading`, `idle`, `thinking`, `streaming`, `networkError`,
- * `refreshing`, plus `opening`, a transient state that is never observed in a snapshot (it picks `loading` or
- * `idle` at start and after `conversation.open`).
+ * `refreshing`, `following`, plus `opening`, a transient state that is never observed in a snapshot (it picks
+ * `loading` or `idle` at start and after `conversation.open`). `following` has two child states, `waiting` and
+ * `fetching` (match it with `matches('following')` or its tag, not with `value === 'following'`).
  *
  * Tags: `loading` (loading), `busy` + `thinking` (thinking), `busy` + `streaming` (streaming), `error`
- * (networkError), `refreshing` (refreshing).
+ * (networkError), `refreshing` (refreshing), `busy` + `following` (following).
  *
  * ## The live streaming text
  * While a reply is pending (tags `thinking`/`streaming`) the pending assistant message is the last entry of
@@ -36,8 +37,28 @@ import type { ChatMessage, ConversationMessages, ReasoningEffort, StreamErrorTyp
  *
  * A server-reported `stream.error` ends the reply at once (-> idle, message status 'error', content from
  * {@link streamErrorContent}); the `done` record the server sends right after it is not awaited (the server has
- * saved the reply before sending either). `exchange.completed` is emitted on `stream.done` only.
+ * saved the reply before sending either). `exchange.completed` is emitted on `stream.done`, and when a followed
+ * reply of a two-message conversation completes (see below).
+ *
+ * ## Following a reply written elsewhere
+ * The server finishes and saves a reply even when its browser went away. When the loaded messages (`loadMessages`
+ * in `loading`, or the merged `loadRecent` result in `refreshing`) contain an assistant message with status
+ * 'streaming' (a reload or another tab mid-reply), the machine enters `following` instead of `idle`: no send
+ * actor runs, `streamingMessageId` stays null and the partial reply is the message's own `content`, so a view
+ * renders it as usual. `following.waiting` waits FOLLOW_INTERVAL ({@link FOLLOW_INTERVAL_MS}), then
+ * `following.fetching` invokes `loadRecent` (id `loadRecent`) and merges its result as `refreshing` does. No
+ * 'streaming' message left -> `idle`, emitting `exchange.completed` only when the conversation now has exactly 2
+ * messages (its first exchange: the view starts title polling); still streaming -> `waiting` again, up to
+ * {@link MAX_FOLLOW_ATTEMPTS} polls, then `idle` with the message left as loaded. A failed poll -> `networkError`
+ * with `networkError` set and the messages untouched (nothing emitted; Refresh recovers, and follows again if the
+ * reply is still being written). `message.submit`/`message.edit`/`messages.refresh` are not accepted in
+ * `following`; `conversation.open` leaves it like any state (the timer and the request are cancelled).
  */
+
+/** The time between two polls while following a reply written elsewhere (the `FOLLOW_INTERVAL` delay). */
+export const FOLLOW_INTERVAL_MS = 1000;
+/** Polls before giving up on a followed reply (ten minutes at FOLLOW_INTERVAL_MS). */
+export const MAX_FOLLOW_ATTEMPTS = 600;
 
 /** The POST /api/v1/chat/messages body (contract SendMessageRequest, every field given; sender is always 'user'). */
 export interface SendMessageInput {
@@ -73,6 +94,8 @@ export interface ChatSendContext {
   lastRequest: SendMessageInput | null;
   /** Token usage of the last completed reply (from the done record). */
   lastUsage: Usage | null;
+  /** Polls in `following` that found the reply still streaming (0 outside `following`). */
+  followAttempts: number;
 }
 
 interface MessageOptions {
@@ -105,7 +128,8 @@ export type ChatSendEmitted =
   | { type: 'conversation.created'; conversationId: string }
   /**
    * A reply completed (`stream.done`): messageCount 2 = first exchange, start title polling. Not emitted after a
-   * server-reported error (the server names a conversation only after a complete first reply).
+   * server-reported error (the server names a conversation only after a complete first reply). A followed reply
+   * (state `following`) that completes emits it only with messageCount 2.
    */
   | { type: 'exchange.completed'; conversationId: string; messageCount: number }
   | { type: 'messages.refreshed' }
@@ -136,6 +160,8 @@ export function streamErrorContent(streamed: string, errorType: StreamErrorType,
 }
 
 const isTemporaryId = (id: string) => id.startsWith('temp-');
+/** A reply the server is still writing (loaded with status 'streaming'). */
+const hasStreamingReply = (messages: ChatMessage[]) => messages.some((m) => m.sender === 'Assistant' && m.status === 'streaming');
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Ends the pending assistant message (the last one) with its final content and status. */
@@ -193,7 +219,10 @@ export const chatSendMachine = setup({
     events: {} as ChatSendEvent | SendActorError,
     input: {} as ChatSendInput,
     emitted: {} as ChatSendEmitted,
-    tags: {} as 'busy' | 'thinking' | 'streaming' | 'loading' | 'error' | 'refreshing',
+    tags: {} as 'busy' | 'thinking' | 'streaming' | 'loading' | 'error' | 'refreshing' | 'following',
+  },
+  delays: {
+    FOLLOW_INTERVAL: FOLLOW_INTERVAL_MS,
   },
   actors: {
     loadMessages: notProvided<ConversationMessages, { conversationId: string }>('loadMessages'),
@@ -221,6 +250,11 @@ export const chatSendMachine = setup({
       return Boolean(message && message.sender === 'user' && !isTemporaryId(message.id) && event.text.trim());
     },
     hasNetworkError: ({ context }) => context.networkError,
+    /** The (loaded or merged) messages hold a reply the server is still writing. */
+    hasStreamingReply: (_, params: { messages: ChatMessage[] }) => hasStreamingReply(params.messages),
+    hasNoStreamingReply: (_, params: { messages: ChatMessage[] }) => !hasStreamingReply(params.messages),
+    /** After this poll, the follow attempts are used up. */
+    followAttemptsUsedUp: ({ context }) => context.followAttempts + 1 >= MAX_FOLLOW_ATTEMPTS,
   },
   actions: {
     openConversation: assign(({ event }) => {
@@ -235,6 +269,7 @@ export const chatSendMachine = setup({
         loadError: null,
         title: null,
         lastRequest: null,
+        followAttempts: 0,
       };
     }),
     abortSend: stopChild('sendMessage'),
@@ -313,6 +348,15 @@ export const chatSendMachine = setup({
       if (context.conversationId === null) return;
       enqueue.emit({ type: 'exchange.completed', conversationId: context.conversationId, messageCount: context.messages.length });
     }),
+    /** A followed reply completed: only a first exchange (2 messages) is announced, for title polling. */
+    emitFirstExchangeCompleted: enqueueActions(({ context, enqueue }) => {
+      if (context.conversationId === null || context.messages.length !== 2) return;
+      enqueue.emit({ type: 'exchange.completed', conversationId: context.conversationId, messageCount: 2 });
+    }),
+    mergeRecentMessages: assign(({ context }, params: { recent: ChatMessage[] }) => ({ messages: mergeRecent(context.messages, params.recent) })),
+    countFollowAttempt: assign({ followAttempts: ({ context }) => context.followAttempts + 1 }),
+    /** A failed poll: only the flag (and the detail); the followed message is left as it was. */
+    markFollowFailed: assign((_, params: { error: unknown }) => ({ networkError: true, failureDetail: errorText(params.error) })),
   },
 }).createMachine({
   id: 'chatSend',
@@ -327,6 +371,7 @@ export const chatSendMachine = setup({
     title: null,
     lastRequest: null,
     lastUsage: null,
+    followAttempts: 0,
   }),
   initial: 'opening',
   on: {
@@ -347,10 +392,17 @@ export const chatSendMachine = setup({
         id: 'loadMessages',
         src: 'loadMessages',
         input: ({ context }) => ({ conversationId: context.conversationId as string }),
-        onDone: {
-          target: 'idle',
-          actions: assign(({ event }) => ({ messages: event.output.messages, title: event.output.conversation.title, loadError: null })),
-        },
+        onDone: [
+          {
+            guard: { type: 'hasStreamingReply', params: ({ event }) => ({ messages: event.output.messages }) },
+            target: 'following',
+            actions: assign(({ event }) => ({ messages: event.output.messages, title: event.output.conversation.title, loadError: null })),
+          },
+          {
+            target: 'idle',
+            actions: assign(({ event }) => ({ messages: event.output.messages, title: event.output.conversation.title, loadError: null })),
+          },
+        ],
         onError: {
           target: 'idle',
           actions: [assign({ loadError: FETCH_MESSAGES_FAILED }), emit({ type: 'messages.loadFailed' as const })],
@@ -402,16 +454,65 @@ export const chatSendMachine = setup({
         id: 'loadRecent',
         src: 'loadRecent',
         input: ({ context }) => ({ conversationId: context.conversationId as string }),
-        onDone: {
-          target: 'idle',
-          actions: [
-            assign(({ context, event }) => ({ messages: mergeRecent(context.messages, event.output.messages), networkError: false, failureDetail: null })),
-            emit({ type: 'messages.refreshed' as const }),
-          ],
-        },
+        onDone: [
+          {
+            guard: { type: 'hasStreamingReply', params: ({ context, event }) => ({ messages: mergeRecent(context.messages, event.output.messages) }) },
+            target: 'following',
+            actions: [
+              assign(({ context, event }) => ({ messages: mergeRecent(context.messages, event.output.messages), networkError: false, failureDetail: null })),
+              emit({ type: 'messages.refreshed' as const }),
+            ],
+          },
+          {
+            target: 'idle',
+            actions: [
+              assign(({ context, event }) => ({ messages: mergeRecent(context.messages, event.output.messages), networkError: false, failureDetail: null })),
+              emit({ type: 'messages.refreshed' as const }),
+            ],
+          },
+        ],
         onError: {
           target: 'networkError',
           actions: emit(({ event }) => ({ type: 'messages.refreshFailed' as const, detail: errorText(event.error) })),
+        },
+      },
+    },
+    /** A reply written elsewhere (see "Following a reply written elsewhere"): polls until it is no longer 'streaming'. */
+    following: {
+      tags: ['busy', 'following'],
+      exit: assign({ followAttempts: 0 }),
+      initial: 'waiting',
+      states: {
+        waiting: {
+          after: { FOLLOW_INTERVAL: 'fetching' },
+        },
+        fetching: {
+          invoke: {
+            id: 'loadRecent',
+            src: 'loadRecent',
+            input: ({ context }) => ({ conversationId: context.conversationId as string }),
+            onDone: [
+              {
+                guard: { type: 'hasNoStreamingReply', params: ({ context, event }) => ({ messages: mergeRecent(context.messages, event.output.messages) }) },
+                target: '#chatSend.idle',
+                actions: [{ type: 'mergeRecentMessages', params: ({ event }) => ({ recent: event.output.messages }) }, 'emitFirstExchangeCompleted'],
+              },
+              {
+                // Still streaming after the last allowed poll: give up, leaving the message as loaded.
+                guard: 'followAttemptsUsedUp',
+                target: '#chatSend.idle',
+                actions: { type: 'mergeRecentMessages', params: ({ event }) => ({ recent: event.output.messages }) },
+              },
+              {
+                target: 'waiting',
+                actions: [{ type: 'mergeRecentMessages', params: ({ event }) => ({ recent: event.output.messages }) }, 'countFollowAttempt'],
+              },
+            ],
+            onError: {
+              target: '#chatSend.networkError',
+              actions: { type: 'markFollowFailed', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
         },
       },
     },

@@ -130,6 +130,20 @@ test.describe('chat', () => {
     await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
   });
 
+  test('a reload in the middle of a reply loses nothing: the page follows the reply to its end', async ({ page }) => {
+    await page.goto('/chat');
+    const question = unique('Reload during the answer');
+    await ask(page, question);
+    await expect(page).toHaveURL(/\/chat\?id=/);
+    await expect(assistantMessages(page).last()).toContainText('offline demo responder');
+    await page.reload();
+    const reply = assistantMessages(page).last();
+    await expect(reply).toHaveAttribute('aria-busy', 'true');
+    await expect(reply).not.toHaveAttribute('aria-busy', 'true', { timeout: 20_000 });
+    await expect(reply).toContainText('LLM_MODEL=gpt-4o-mini');
+    await expect(page.getByRole('button', { name: 'Send message' })).toBeEnabled();
+  });
+
   test('renames inline, finds it by search, and deletes it', async ({ page }) => {
     const word = `zebra${Math.random().toString(36).slice(2, 7)}`;
     await startConversation(page, `Tell me about the ${word} migration`);

@@ -1,9 +1,11 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import {
   chatSendMachine,
   displayedContent,
   FETCH_MESSAGES_FAILED,
+  FOLLOW_INTERVAL_MS,
+  MAX_FOLLOW_ATTEMPTS,
   SEND_REQUEST_FAILED,
   SEND_STREAM_FAILED,
   streamErrorContent,
@@ -28,6 +30,31 @@ const recent: ConversationMessages = {
   conversation,
   messages: [msg('a1', 'Assistant', 'Sure.'), msg('u2', 'user', 'To Penang'), msg('a2', 'Assistant', 'Penang it is.')],
 };
+/** Reloaded while the server was still writing the first reply of a new conversation. */
+const midReply2: ConversationMessages = {
+  conversation: { ...conversation, title: 'New Conversation' },
+  messages: [msg('u1', 'user', 'Plan a trip'), { ...msg('a1', 'Assistant', 'Sure, let'), status: 'streaming' }],
+};
+/** Reloaded mid-reply of a later exchange. */
+const midReply4: ConversationMessages = {
+  conversation,
+  messages: [...loaded.messages, msg('u2', 'user', 'To Penang'), { ...msg('a2', 'Assistant', 'Penang i'), status: 'streaming' }],
+};
+/** A refresh that finds the reply still being written. */
+const recentMidReply: ConversationMessages = {
+  conversation,
+  messages: [msg('a1', 'Assistant', 'Sure.'), msg('u2', 'user', 'To Penang'), { ...msg('a2', 'Assistant', 'Penang i'), status: 'streaming' }],
+};
+/** A poll while following: the last two messages again, the reply still written or finished. */
+const followPoll = (s: Snap, status: 'streaming' | 'complete'): ConversationMessages => {
+  const tail = s.context.messages.slice(-2);
+  return {
+    conversation,
+    messages: tail.map((m, i) => (i === tail.length - 1 ? { ...m, status, content: status === 'streaming' ? 'Still writing' : 'All written.' } : m)),
+  };
+};
+const FOLLOW_AFTER = 'xstate.after.FOLLOW_INTERVAL.chatSend.following.waiting';
+const isStreamingReply = (m: ChatMessage) => m.sender === 'Assistant' && m.status === 'streaming';
 const usage: Usage = { prompt_tokens: 12, completion_tokens: 34 };
 const options = { browsing: false, imageGeneration: false, reasoningEffort: 'low' as const };
 
@@ -38,8 +65,8 @@ let loads: Array<{ conversationId: string }> = [];
 let recentLoads: Array<{ conversationId: string }> = [];
 let emitted: ChatSendEmitted[] = [];
 
-const testMachine = () =>
-  chatSendMachine.provide({
+const testMachine = (machine = modelMachine) =>
+  machine.provide({
     actors: {
       loadMessages: fromPromise<ConversationMessages, { conversationId: string }>(({ input }) => {
         loads.push(input);
@@ -57,6 +84,15 @@ const testMachine = () =>
       }),
     },
   });
+
+/**
+ * The model runs the real machine with the give-up bound lowered (MAX_FOLLOW_ATTEMPTS polls would be a 600-rung
+ * ladder in the key); the real bound is covered by an example below.
+ */
+const MODEL_MAX_FOLLOW_ATTEMPTS = 2;
+const modelMachine = chatSendMachine.provide({
+  guards: { followAttemptsUsedUp: ({ context }) => context.followAttempts + 1 >= MODEL_MAX_FOLLOW_ATTEMPTS },
+});
 
 let serverIds = 0;
 const firstSavedUserMessage = (s: Snap) => s.context.messages.find((m) => m.sender === 'user' && !m.id.startsWith('temp-'));
@@ -79,12 +115,32 @@ const eventsFor = (s: Snap): EventFrom<typeof chatSendMachine>[] => {
     userMessageId: `srv-u-${serverIds}`,
   };
   const done: ChatSendEvent = { type: 'stream.done', messageId: `srv-a-${serverIds}`, usage };
+  if (s.matches({ following: 'waiting' })) {
+    // Send, edit and refresh are listed to show they do nothing here.
+    return [
+      ...open,
+      { type: FOLLOW_AFTER } as never,
+      { type: 'message.submit', text: 'Hello Tanya', ...options },
+      { type: 'message.edit', messageId: editId, text: 'Plan a trip to Ipoh', ...options },
+      { type: 'messages.refresh' },
+    ];
+  }
+  if (s.matches({ following: 'fetching' })) {
+    return [
+      ...open,
+      { type: 'xstate.done.actor.loadRecent', output: followPoll(s, 'streaming') } as never,
+      { type: 'xstate.done.actor.loadRecent', output: followPoll(s, 'complete') } as never,
+      { type: 'xstate.error.actor.loadRecent', error: new Error('Network Error') } as never,
+    ];
+  }
   const value = s.value as string;
   switch (value) {
     case 'loading':
       return [
         ...open,
         { type: 'xstate.done.actor.loadMessages', output: loaded } as never,
+        { type: 'xstate.done.actor.loadMessages', output: midReply2 } as never,
+        { type: 'xstate.done.actor.loadMessages', output: midReply4 } as never,
         { type: 'xstate.error.actor.loadMessages', error: new Error('500') } as never,
       ];
     case 'idle':
@@ -124,6 +180,7 @@ const eventsFor = (s: Snap): EventFrom<typeof chatSendMachine>[] => {
       return [
         ...open,
         { type: 'xstate.done.actor.loadRecent', output: recent } as never,
+        { type: 'xstate.done.actor.loadRecent', output: recentMidReply } as never,
         { type: 'xstate.error.actor.loadRecent', error: new Error('Network Error') } as never,
       ];
     default:
@@ -135,7 +192,13 @@ const eventsFor = (s: Snap): EventFrom<typeof chatSendMachine>[] => {
 let prev: Snap | null = null;
 let emittedSeen = 0;
 let abortsSeen = 0;
-const busy = (s: Snap | null) => Boolean(s && (s.matches('thinking') || s.matches('streaming')));
+let recentLoadsSeen = 0;
+/** This run has been in `following` (only then can a reply the server is writing stay in the list). */
+let followed = false;
+/** A send of ours is under way (the sendMessage child runs). */
+const sending = (s: Snap | null) => Boolean(s && (s.matches('thinking') || s.matches('streaming')));
+/** States that invoke loadRecent. */
+const loadsRecent = (s: Snap | null) => Boolean(s && (s.matches('refreshing') || s.matches({ following: 'fetching' })));
 
 function common(s: Snap, e: { type: string } | null) {
   const c = s.context;
@@ -143,14 +206,19 @@ function common(s: Snap, e: { type: string } | null) {
   emittedSeen = emitted.length;
   const newAborts = aborts - abortsSeen;
   abortsSeen = aborts;
+  const newRecentLoads = recentLoads.length - recentLoadsSeen;
+  recentLoadsSeen = recentLoads.length;
+  if (s.matches('following')) followed = true;
 
   // Tags are exactly the documented ones.
-  expect(s.hasTag('busy')).toBe(s.matches('thinking') || s.matches('streaming'));
+  expect(s.hasTag('busy')).toBe(s.matches('thinking') || s.matches('streaming') || s.matches('following'));
   expect(s.hasTag('thinking')).toBe(s.matches('thinking'));
   expect(s.hasTag('streaming')).toBe(s.matches('streaming'));
   expect(s.hasTag('loading')).toBe(s.matches('loading'));
   expect(s.hasTag('error')).toBe(s.matches('networkError'));
   expect(s.hasTag('refreshing')).toBe(s.matches('refreshing'));
+  expect(s.hasTag('following')).toBe(s.matches('following'));
+  if (!s.matches('following')) expect(c.followAttempts).toBe(0);
 
   // Send is possible exactly in idle and networkError, and never with blank text.
   const canSend = s.matches('idle') || s.matches('networkError');
@@ -164,25 +232,31 @@ function common(s: Snap, e: { type: string } | null) {
     expect(s.can({ type: 'conversation.open', conversationId: c.conversationId })).toBe(false);
   }
 
-  // Message ids are unique; only the pending reply is 'streaming'.
+  // Message ids are unique; only the pending reply is 'streaming', or a reply the server is writing, which is only
+  // kept after following it (given up, or a poll failed).
   expect(new Set(c.messages.map((m) => m.id)).size).toBe(c.messages.length);
   const streamingOnes = c.messages.filter((m) => m.status === 'streaming');
-  if (busy(s)) {
+  const serverStreaming = streamingOnes.filter((m) => m.id !== c.streamingMessageId);
+  for (const m of serverStreaming) expect(isStreamingReply(m) && !m.id.startsWith('temp-')).toBe(true);
+  if (!followed) expect(serverStreaming).toEqual([]);
+  if (sending(s)) {
     expect(s.children.sendMessage).toBeDefined();
     const last = c.messages.at(-1)!;
-    expect(streamingOnes).toEqual([last]);
+    expect(streamingOnes.at(-1)).toBe(last);
     expect(last).toMatchObject({ sender: 'Assistant', status: 'streaming', content: '', id: c.streamingMessageId });
     expect(c.messages.at(-2)?.sender).toBe('user');
     expect(sent.at(-1)).toEqual(c.lastRequest);
   } else {
     // Leaving thinking/streaming always stops the request.
     expect(s.children.sendMessage).toBeUndefined();
-    expect(streamingOnes).toEqual([]);
     expect(c.streamingMessageId).toBeNull();
     expect(c.streamingText).toBe('');
   }
-  if (busy(prev) && !busy(s)) expect(newAborts).toBe(1);
+  if (sending(prev) && !sending(s)) expect(newAborts).toBe(1);
   else expect(newAborts).toBe(0);
+  // loadRecent runs exactly in refreshing and following.fetching, once per entry; leaving stops it.
+  expect(Boolean(s.children.loadRecent)).toBe(loadsRecent(s));
+  expect(newRecentLoads).toBe(loadsRecent(s) && !loadsRecent(prev) ? 1 : 0);
 
   // Exactly the expected emitted events for the arrival event.
   const p = prev;
@@ -195,8 +269,12 @@ function common(s: Snap, e: { type: string } | null) {
     expected.push({ type: 'exchange.completed', conversationId: c.conversationId, messageCount: c.messages.length });
   }
   if (e?.type === 'xstate.error.actor.loadMessages') expected.push({ type: 'messages.loadFailed' });
-  if (e?.type === 'xstate.done.actor.loadRecent') expected.push({ type: 'messages.refreshed' });
-  if (e?.type === 'xstate.error.actor.loadRecent') expected.push({ type: 'messages.refreshFailed', detail: 'Network Error' });
+  if (e?.type === 'xstate.done.actor.loadRecent' && p?.matches('refreshing')) expected.push({ type: 'messages.refreshed' });
+  if (e?.type === 'xstate.error.actor.loadRecent' && p?.matches('refreshing')) expected.push({ type: 'messages.refreshFailed', detail: 'Network Error' });
+  // A followed reply that completed announces only a first exchange (title polling); a poll failure says nothing.
+  if (e?.type === 'xstate.done.actor.loadRecent' && p?.matches('following') && s.matches('idle') && !c.messages.some(isStreamingReply) && c.messages.length === 2) {
+    expected.push({ type: 'exchange.completed', conversationId: c.conversationId!, messageCount: 2 });
+  }
   expect(fresh).toEqual(expected);
 
   // conversation.open resets everything.
@@ -223,8 +301,8 @@ const check = (fn: (s: Snap, e: { type: string } | null, p: Snap | null) => void
 
 runModelTest({
   name: 'chat-send',
-  machine: chatSendMachine,
-  testMachine,
+  machine: modelMachine,
+  testMachine: () => testMachine(),
   onActor: (actor) => {
     sent = [];
     aborts = 0;
@@ -234,6 +312,8 @@ runModelTest({
     prev = null;
     emittedSeen = 0;
     abortsSeen = 0;
+    recentLoadsSeen = 0;
+    followed = false;
     actor.on('*', (ev) => emitted.push(ev as ChatSendEmitted));
   },
   inputs: [{ conversationId: 'c1' }, { conversationId: null }],
@@ -245,6 +325,9 @@ runModelTest({
       n: s.context.networkError,
       e: Boolean(firstSavedUserMessage(s)),
       l: s.context.loadError !== null,
+      // A reply the server is writing is in the list; while following: the polls so far, and a first exchange.
+      s: s.context.messages.some(isStreamingReply) && !s.context.streamingMessageId,
+      f: s.matches('following') ? [s.context.followAttempts, s.context.messages.length === 2] : null,
     }),
   // Simple paths over the full key (about 20 keys) explode; value + "has a conversation" gives a few hundred routes.
   simpleKey: (s) => JSON.stringify([s.value, s.context.conversationId !== null]),
@@ -262,6 +345,7 @@ runModelTest({
         expect(c.messages).toEqual(loaded.messages);
         expect(c.loadError).toBeNull();
       }
+      if (e?.type === FOLLOW_AFTER) throw new Error('the follow timer fired outside following');
       if (e?.type === 'xstate.error.actor.loadMessages') {
         expect(c.loadError).toBe(FETCH_MESSAGES_FAILED);
         expect(c.messages).toEqual([]);
@@ -282,10 +366,24 @@ runModelTest({
       if (e?.type === 'xstate.done.actor.loadRecent') {
         expect(c.networkError).toBe(false);
         expect(c.failureDetail).toBeNull();
+      }
+      if (e?.type === 'xstate.done.actor.loadRecent' && p!.matches('refreshing')) {
         // Everything from a1 on replaced by the recent messages; nothing before it was touched.
         const i = c.messages.findIndex((m) => m.id === 'a1');
         if (i >= 0) expect(c.messages.slice(i)).toEqual(recent.messages);
         else expect(c.messages).toEqual(recent.messages);
+        expect(c.messages.some(isStreamingReply)).toBe(false);
+      }
+      if (e?.type === 'xstate.done.actor.loadRecent' && p!.matches('following')) {
+        const output = (e as unknown as { output: ConversationMessages }).output.messages;
+        expect(c.messages.slice(-output.length)).toEqual(output);
+        if (output.some(isStreamingReply)) {
+          // Gave up after the last allowed poll: the reply is left as loaded.
+          expect(p!.context.followAttempts).toBe(MODEL_MAX_FOLLOW_ATTEMPTS - 1);
+          expect(c.messages.at(-1)).toMatchObject({ status: 'streaming', content: 'Still writing' });
+        } else {
+          expect(c.messages.at(-1)).toMatchObject({ status: 'complete', content: 'All written.' });
+        }
       }
     }),
     thinking: check((s, e, p) => {
@@ -326,9 +424,16 @@ runModelTest({
     networkError: check((s, e, p) => {
       const c = s.context;
       expect(c.networkError).toBe(true);
+      // A failed send of ours, or a reply the server is writing whose poll failed.
       const failed = c.messages.filter((m) => m.status === 'error' && m.sender === 'Assistant');
-      expect(failed.length).toBeGreaterThan(0);
-      expect([SEND_REQUEST_FAILED, SEND_STREAM_FAILED]).toContain(failed.at(-1)!.content);
+      expect(failed.length > 0 || c.messages.some(isStreamingReply)).toBe(true);
+      if (failed.length > 0) expect([SEND_REQUEST_FAILED, SEND_STREAM_FAILED]).toContain(failed.at(-1)!.content);
+      if (e?.type === 'xstate.error.actor.loadRecent' && p!.matches('following')) {
+        // Only the flag: the followed reply keeps its loaded content and status.
+        expect(c.messages).toBe(p!.context.messages);
+        expect(c.messages.at(-1)!.status).toBe('streaming');
+        expect(c.failureDetail).toBe('Network Error');
+      }
       if (e?.type === 'stream.failed') {
         const ev = e as Extract<ChatSendEvent, { type: 'stream.failed' }>;
         expect(c.messages.at(-1)!.content).toBe(ev.phase === 'request' ? SEND_REQUEST_FAILED : SEND_STREAM_FAILED);
@@ -344,6 +449,41 @@ runModelTest({
       expect(s.context.conversationId).not.toBeNull();
       expect(s.children.loadRecent).toBeDefined();
       expect(recentLoads.at(-1)).toEqual({ conversationId: s.context.conversationId });
+    }),
+    following: check((s, e, p) => {
+      const c = s.context;
+      expect(c.conversationId).not.toBeNull();
+      expect(c.networkError).toBe(false);
+      expect(c.failureDetail).toBeNull();
+      // The last assistant message is the one the server is writing; no send of ours runs.
+      expect(c.messages.findLast((m) => m.sender === 'Assistant')?.status).toBe('streaming');
+      expect(s.children.sendMessage).toBeUndefined();
+      expect(c.followAttempts).toBeGreaterThanOrEqual(0);
+      expect(c.followAttempts).toBeLessThan(MODEL_MAX_FOLLOW_ATTEMPTS);
+      // Busy: no send, edit or refresh.
+      const editable = firstSavedUserMessage(s);
+      if (editable) expect(s.can({ type: 'message.edit', messageId: editable.id, text: 'Again', ...options })).toBe(false);
+      expect(s.can({ type: 'messages.refresh' })).toBe(false);
+      if (s.matches({ following: 'waiting' })) expect(s.children.loadRecent).toBeUndefined();
+      if (s.matches({ following: 'fetching' })) {
+        // Only the timer starts a poll (other events here are ignored); it does not count as an attempt yet.
+        expect(e?.type === FOLLOW_AFTER || p!.matches({ following: 'fetching' })).toBe(true);
+        expect(recentLoads.at(-1)).toEqual({ conversationId: c.conversationId });
+        expect(c.followAttempts).toBe(p!.context.followAttempts);
+      }
+      if (e?.type === 'xstate.done.actor.loadMessages') {
+        const output = (e as unknown as { output: ConversationMessages }).output;
+        expect(c.messages).toEqual(output.messages);
+        expect(c.title).toBe(output.conversation.title);
+        expect(c.loadError).toBeNull();
+        expect(c.followAttempts).toBe(0);
+      }
+      if (e?.type === 'xstate.done.actor.loadRecent') {
+        const output = (e as unknown as { output: ConversationMessages }).output.messages;
+        expect(c.messages.slice(-output.length)).toEqual(output);
+        // One more poll that found it still written; a refresh that found it starts the count.
+        expect(c.followAttempts).toBe(p!.matches('following') ? p!.context.followAttempts + 1 : 0);
+      }
     }),
   },
 });
@@ -537,5 +677,174 @@ describe('chat-send (examples)', () => {
     const s = actor.getSnapshot();
     expect(s.value).toBe('networkError');
     expect(s.context.messages.at(-1)!.content).toBe(SEND_REQUEST_FAILED);
+  });
+});
+
+describe('chat-send (following a reply written elsewhere)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** The model's fakes, with loadRecent answering from `next` (the real give-up bound unless `base` is given). */
+  const following = (next: () => Promise<ConversationMessages>, base = chatSendMachine) => {
+    const calls: string[] = [];
+    const machine = testMachine(base).provide({
+      actors: {
+        loadRecent: fromPromise<ConversationMessages, { conversationId: string }>(({ input }) => {
+          calls.push(input.conversationId);
+          return next();
+        }),
+      },
+    });
+    return { machine, calls };
+  };
+  const queue = (answers: Array<ConversationMessages | Error>) => () => {
+    const answer = answers.shift();
+    if (answer === undefined) return new Promise<ConversationMessages>(() => {});
+    return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
+  };
+  const reply = (id: string, content: string, status: ChatMessage['status']): ChatMessage => ({ ...msg(id, 'Assistant', content), status });
+
+  it('keeps the follow constants', () => {
+    expect(FOLLOW_INTERVAL_MS).toBe(1000);
+    expect(MAX_FOLLOW_ATTEMPTS).toBe(600);
+  });
+
+  it('a reload mid-reply follows it every second until complete; only a first exchange announces exchange.completed', async () => {
+    vi.useFakeTimers();
+    const { machine, calls } = following(
+      queue([
+        { conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Sure, let me', 'streaming')] },
+        { conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Sure, let me plan it.', 'complete')] },
+      ]),
+    );
+    const { actor, out } = start({ conversationId: 'c1' }, machine);
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply2 } as never);
+    let s = actor.getSnapshot();
+    expect(s.matches('following')).toBe(true);
+    expect([s.hasTag('busy'), s.hasTag('following'), s.hasTag('streaming'), s.hasTag('thinking')]).toEqual([true, true, false, false]);
+    expect(s.can({ type: 'message.submit', text: 'Hi', ...options })).toBe(false);
+    expect(s.can({ type: 'message.edit', messageId: 'u1', text: 'Hi', ...options })).toBe(false);
+    // The partial reply is the message's own content (no live streaming text).
+    expect(displayedContent(s.context, s.context.messages.at(-1)!)).toBe('Sure, let');
+
+    await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS - 1);
+    expect(calls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toEqual(['c1']);
+    s = actor.getSnapshot();
+    expect(s.matches({ following: 'waiting' })).toBe(true);
+    expect(s.context.messages.at(-1)).toMatchObject({ content: 'Sure, let me', status: 'streaming' });
+    expect(out).toEqual([]);
+
+    await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS);
+    s = actor.getSnapshot();
+    expect(s.value).toBe('idle');
+    expect(s.hasTag('busy')).toBe(false);
+    expect(s.context.messages.map((m) => [m.id, m.content, m.status])).toEqual([
+      ['u1', 'Plan a trip', 'complete'],
+      ['a1', 'Sure, let me plan it.', 'complete'],
+    ]);
+    expect(out).toEqual([{ type: 'exchange.completed', conversationId: 'c1', messageCount: 2 }]);
+    await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS * 5);
+    expect(calls.length).toBe(2);
+
+    // A later exchange completing elsewhere is not a first exchange: nothing is emitted.
+    const later = following(queue([{ conversation, messages: [msg('u2', 'user', 'To Penang'), reply('a2', 'Penang it is.', 'complete')] }]));
+    const second = start({ conversationId: 'c1' }, later.machine);
+    second.actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply4 } as never);
+    expect(second.actor.getSnapshot().matches('following')).toBe(true);
+    await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS);
+    expect(second.actor.getSnapshot().value).toBe('idle');
+    expect(second.actor.getSnapshot().context.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'u2', 'a2']);
+    expect(second.out).toEqual([]);
+  });
+
+  it('a failed poll sets the network error flag and leaves the reply as loaded; Refresh follows it again', async () => {
+    vi.useFakeTimers();
+    const { machine, calls } = following(
+      queue([
+        new Error('Network Error'),
+        recentMidReply,
+        { conversation, messages: [msg('u2', 'user', 'To Penang'), reply('a2', 'Penang it is.', 'complete')] },
+      ]),
+    );
+    const { actor, out } = start({ conversationId: 'c1' }, machine);
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply4 } as never);
+    await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS);
+    let s = actor.getSnapshot();
+    expect(s.value).toBe('networkError');
+    expect(s.context.networkError).toBe(true);
+    expect(s.context.failureDetail).toBe('Network Error');
+    // Not rewritten with a send-failure sentence: the reply the server is writing keeps its text and status.
+    expect(s.context.messages).toEqual(midReply4.messages);
+    expect(out).toEqual([]);
+    await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS * 5);
+    expect(calls.length).toBe(1);
+
+    actor.send({ type: 'messages.refresh' });
+    await vi.advanceTimersByTimeAsync(0);
+    s = actor.getSnapshot();
+    expect(s.matches('following')).toBe(true);
+    expect(s.context.networkError).toBe(false);
+    expect(out).toEqual([{ type: 'messages.refreshed' }]);
+    await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS);
+    s = actor.getSnapshot();
+    expect(s.value).toBe('idle');
+    expect(s.context.messages.at(-1)).toMatchObject({ id: 'a2', content: 'Penang it is.', status: 'complete' });
+    expect(calls.length).toBe(3);
+    expect(out).toEqual([{ type: 'messages.refreshed' }]);
+  });
+
+  it('opening another conversation or a new chat stops the timer and the poll', async () => {
+    vi.useFakeTimers();
+    let resolvePoll: (value: ConversationMessages) => void = () => {};
+    const { machine, calls } = following(() => new Promise((resolve) => (resolvePoll = resolve)));
+    const { actor, out } = start({ conversationId: 'c1' }, machine);
+
+    // While waiting: the timer is cancelled.
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply2 } as never);
+    actor.send({ type: 'conversation.open', conversationId: 'c2' });
+    expect(actor.getSnapshot().value).toBe('loading');
+    await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS * 10);
+    expect(calls).toEqual([]);
+
+    // While fetching: the request is stopped and its late answer ignored.
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: { ...midReply2, conversation: { ...conversation, id: 'c2' } } } as never);
+    await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS);
+    expect(calls).toEqual(['c2']);
+    expect(actor.getSnapshot().children.loadRecent).toBeDefined();
+    actor.send({ type: 'conversation.open', conversationId: null });
+    let s = actor.getSnapshot();
+    expect(s.value).toBe('idle');
+    expect(s.children.loadRecent).toBeUndefined();
+    resolvePoll({ conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Done.', 'complete')] });
+    await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS * 10);
+    s = actor.getSnapshot();
+    expect(s.value).toBe('idle');
+    expect(s.context.messages).toEqual([]);
+    expect(s.context.conversationId).toBeNull();
+    expect(calls).toEqual(['c2']);
+    expect(out).toEqual([]);
+  });
+
+  it(`gives up after ${MAX_FOLLOW_ATTEMPTS} polls (ten minutes), leaving the reply as loaded`, async () => {
+    vi.useFakeTimers();
+    const still = { conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Still writing', 'streaming')] };
+    const { machine, calls } = following(() => Promise.resolve(still));
+    const { actor, out } = start({ conversationId: 'c1' }, machine);
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply2 } as never);
+    await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS * (MAX_FOLLOW_ATTEMPTS - 1));
+    expect(calls.length).toBe(MAX_FOLLOW_ATTEMPTS - 1);
+    expect(actor.getSnapshot().context.followAttempts).toBe(MAX_FOLLOW_ATTEMPTS - 1);
+    await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS);
+    const s = actor.getSnapshot();
+    expect(calls.length).toBe(MAX_FOLLOW_ATTEMPTS);
+    expect(s.value).toBe('idle');
+    expect(s.context.messages).toEqual(still.messages);
+    expect(s.context.followAttempts).toBe(0);
+    expect(out).toEqual([]);
+    await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS * 10);
+    expect(calls.length).toBe(MAX_FOLLOW_ATTEMPTS);
   });
 });

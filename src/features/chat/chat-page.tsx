@@ -132,7 +132,7 @@ export default function ChatPage() {
                 liveText={liveText}
                 isThinking={chat.status.thinking}
                 isBusy={chat.status.busy}
-                isStreaming={chat.status.streaming}
+                isStreaming={chat.status.streaming || chat.status.following}
                 networkError={chat.status.networkError}
                 isRefreshing={chat.status.refreshing}
                 onEdit={edit}

@@ -112,7 +112,8 @@ export const MessageItem = memo(function MessageItem({ message, liveText, isThin
 
   return (
     <article aria-label="Assistant message" aria-busy={streaming || undefined} className="group py-3">
-      {isThinking && !content ? <ThinkingIndicator /> : <AssistantMarkdown content={content} streaming={streaming} />}
+      {/* Nothing written yet: this page's own send, or a reply another page started that this one follows. */}
+      {(isThinking || streaming) && !content ? <ThinkingIndicator /> : <AssistantMarkdown content={content} streaming={streaming} />}
       {!streaming && content && (
         <div className="mt-1 flex gap-0.5 opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
           <Tooltip content="Copy">

@@ -61,6 +61,7 @@ export function useChatSend(conversationId: string | null, handlers: ChatSendHan
       busy: s.hasTag('busy'),
       thinking: s.hasTag('thinking'),
       streaming: s.hasTag('streaming'),
+      following: s.hasTag('following'),
       refreshing: s.hasTag('refreshing'),
       networkError: s.context.networkError,
       streamingId: s.context.streamingMessageId,
