@@ -1,6 +1,6 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router-dom';
-import { ToastRegion } from '../ui/toast';
+import { subscribeFirstToast } from '../ui/toast';
 import { PageSpinner } from './page-spinner';
 import { redirectFor, sidebarVisible, type Viewer } from './route-access';
 import type { RouteHandle } from './routes';
@@ -10,6 +10,18 @@ import { useThemeColor } from './use-theme-color';
 
 // The sidebar serves admins and superusers only: its code stays out of the login route.
 const Sidebar = lazy(() => import('./sidebar'));
+const ToastRegion = lazy(() => import('../ui/toast-region'));
+
+/** Mounts the toast stack once the first toast is raised (its code is not needed before). */
+function LazyToasts() {
+  const [needed, setNeeded] = useState(false);
+  useEffect(() => subscribeFirstToast(() => setNeeded(true)), []);
+  return needed ? (
+    <Suspense fallback={null}>
+      <ToastRegion />
+    </Suspense>
+  ) : null;
+}
 
 export function AppLayout() {
   const matches = useMatches();
@@ -48,7 +60,7 @@ export function AppLayout() {
           <Outlet />
         </Suspense>
       </main>
-      <ToastRegion />
+      <LazyToasts />
     </div>
   );
 }

@@ -4,49 +4,10 @@ import { Text } from 'react-aria-components/Text';
 import {
   UNSTABLE_Toast as AriaToast,
   UNSTABLE_ToastContent as ToastContent,
-  UNSTABLE_ToastQueue as ToastQueue,
   UNSTABLE_ToastRegion as AriaToastRegion,
 } from 'react-aria-components/Toast';
 import { cx } from './cx';
-
-/** The spec's default toast duration. */
-export const TOAST_DURATION_MS = 3000;
-
-export type ToastType = 'success' | 'error' | 'info' | 'warning';
-
-export interface ToastOptions {
-  /** Milliseconds before it closes by itself; 0 keeps it until closed. Default TOAST_DURATION_MS. */
-  duration?: number;
-  /** A bold first line above the message. */
-  title?: string;
-}
-
-interface ToastValue {
-  type: ToastType;
-  message: string;
-  title?: string;
-}
-
-/** One queue for the whole app, usable from plain modules (API client, PWA registration). */
-const queue = new ToastQueue<ToastValue>({ maxVisibleToasts: 5 });
-
-const raise =
-  (type: ToastType) =>
-  (message: string, options: ToastOptions = {}): string => {
-    const duration = options.duration ?? TOAST_DURATION_MS;
-    return queue.add({ type, message, title: options.title }, { timeout: duration > 0 ? duration : undefined });
-  };
-
-export const toast = {
-  success: raise('success'),
-  error: raise('error'),
-  info: raise('info'),
-  warning: raise('warning'),
-  /** Closes one toast by the key its call returned. */
-  dismiss: (key: string) => queue.close(key),
-  /** Closes every toast (e.g. on logout). */
-  clear: () => queue.clear(),
-};
+import { toastQueue as queue, type ToastType } from './toast';
 
 const looks: Record<ToastType, { icon: LucideIcon; iconClass: string; bar: string }> = {
   success: { icon: CircleCheck, iconClass: 'text-green-600 dark:text-green-400', bar: 'bg-green-600 dark:bg-green-400' },
@@ -60,7 +21,7 @@ const looks: Record<ToastType, { icon: LucideIcon; iconClass: string; bar: strin
  * (role="alert" content) and has a close button named 'Close'. Hovering or focusing the stack pauses the timers.
  * Newest first: top of the stack on phones, bottom-right corner from `sm` up.
  */
-export function ToastRegion() {
+export default function ToastRegion() {
   return (
     <AriaToastRegion
       queue={queue}
