@@ -124,6 +124,8 @@ test.describe('chat', () => {
     const drawer = page.getByRole('dialog', { name: 'Conversations' });
     await expect(drawer).toBeVisible();
     await expect(drawer.getByRole('button', { name: 'New Chat' })).toBeVisible();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoAxeViolations(page);
     await drawer.getByRole('button', { name: 'New Chat' }).click();
     await expect(page).toHaveURL(/\/chat$/);
     await expect(drawer).toBeHidden();
