@@ -213,6 +213,23 @@ function startReply(
   };
 }
 
+/** The context of a conversation just opened (or a new chat): nothing loaded, sent or failed yet. */
+function freshContext(conversationId: string | null): ChatSendContext {
+  return {
+    conversationId,
+    messages: [],
+    streamingText: '',
+    streamingMessageId: null,
+    networkError: false,
+    failureDetail: null,
+    loadError: null,
+    title: null,
+    lastRequest: null,
+    lastUsage: null,
+    followAttempts: 0,
+  };
+}
+
 export const chatSendMachine = setup({
   types: {
     context: {} as ChatSendContext,
@@ -259,18 +276,8 @@ export const chatSendMachine = setup({
   actions: {
     openConversation: assign(({ event }) => {
       assertEvent(event, 'conversation.open');
-      return {
-        conversationId: event.conversationId,
-        messages: [],
-        streamingText: '',
-        streamingMessageId: null,
-        networkError: false,
-        failureDetail: null,
-        loadError: null,
-        title: null,
-        lastRequest: null,
-        followAttempts: 0,
-      };
+      const { lastUsage: _kept, ...fresh } = freshContext(event.conversationId);
+      return fresh;
     }),
     abortSend: stopChild('sendMessage'),
     startSend: spawnChild('sendMessage', {
@@ -360,19 +367,7 @@ export const chatSendMachine = setup({
   },
 }).createMachine({
   id: 'chatSend',
-  context: ({ input }) => ({
-    conversationId: input.conversationId,
-    messages: [],
-    streamingText: '',
-    streamingMessageId: null,
-    networkError: false,
-    failureDetail: null,
-    loadError: null,
-    title: null,
-    lastRequest: null,
-    lastUsage: null,
-    followAttempts: 0,
-  }),
+  context: ({ input }) => freshContext(input.conversationId),
   initial: 'opening',
   on: {
     'conversation.open': {

@@ -89,6 +89,15 @@ function appendNew(list: Conversation[], more: Conversation[]): Conversation[] {
 const patchById = (list: Conversation[], id: string, patch: Partial<Conversation>) =>
   list.some((c) => c.id === id) ? list.map((c) => (c.id === id ? { ...c, ...patch } : c)) : list;
 
+/** A fetched page of the list: the conversations to show (replaced or appended) and the page fields. */
+const applyPage = (output: ConversationList, conversations: Conversation[]) => ({
+  conversations,
+  page: output.page,
+  totalPages: output.total_pages,
+  total: output.total,
+  error: null,
+});
+
 export function validateTitle(title: string): string | null {
   const trimmed = title.trim();
   if (!trimmed) return TITLE_EMPTY;
@@ -214,13 +223,7 @@ export const conversationListMachine = setup({
             input: () => ({ page: 1, pageSize: CONVERSATION_PAGE_SIZE }),
             onDone: {
               target: 'idle',
-              actions: assign(({ event }) => ({
-                conversations: event.output.conversations,
-                page: event.output.page,
-                totalPages: event.output.total_pages,
-                total: event.output.total,
-                error: null,
-              })),
+              actions: assign(({ event }) => applyPage(event.output, event.output.conversations)),
             },
             onError: {
               target: 'idle',
@@ -236,13 +239,7 @@ export const conversationListMachine = setup({
             input: ({ context }) => ({ page: context.page + 1, pageSize: CONVERSATION_PAGE_SIZE }),
             onDone: {
               target: 'idle',
-              actions: assign(({ context, event }) => ({
-                conversations: appendNew(context.conversations, event.output.conversations),
-                page: event.output.page,
-                totalPages: event.output.total_pages,
-                total: event.output.total,
-                error: null,
-              })),
+              actions: assign(({ context, event }) => applyPage(event.output, appendNew(context.conversations, event.output.conversations))),
             },
             onError: {
               target: 'idle',
