@@ -1,6 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
-import { accounts, signInAndLand } from './helpers/accounts';
+import { accounts, isLocalServer, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
+
+// Locally the offline demo responder answers (known text, its title is the question's first words); against a
+// deployment with a real model (E2E_BASE_URL) only what holds for any answer is checked.
+const OFFLINE_MARK = 'offline demo responder';
 
 // Every test asks with its own unique words, so parallel tests of the same account never find each other's
 // conversations.
@@ -21,7 +25,7 @@ async function startConversation(page: Page, text: string) {
   await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
   await ask(page, text);
   await expect(page).toHaveURL(/\/chat\?id=/);
-  await expect(assistantMessages(page).last()).not.toHaveAttribute('aria-busy', 'true', { timeout: 20_000 });
+  await expect(assistantMessages(page).last()).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
   return new URL(page.url()).searchParams.get('id')!;
 }
 
@@ -45,16 +49,21 @@ test.describe('chat', () => {
     await expect(reply).toHaveAttribute('aria-busy', 'true');
     await expect(page.getByRole('button', { name: 'Send message' })).toBeDisabled();
     await expect(page).toHaveURL(/\/chat\?id=/);
-    await expect(reply).toContainText('offline demo responder', { timeout: 20_000 });
-    await expect(reply).not.toHaveAttribute('aria-busy', 'true', { timeout: 20_000 });
+    if (isLocalServer) await expect(reply).toContainText(OFFLINE_MARK, { timeout: 20_000 });
+    await expect(reply).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
+    await expect(reply).not.toBeEmpty();
     await expect(page.getByRole('button', { name: 'Send message' })).toBeEnabled();
 
     const today = conversationNav(page).getByRole('region', { name: 'Today' });
     await expect(today.getByRole('link', { name: 'New Conversation' }).first()).toBeVisible();
     // The client polls for the title 20 s after the first exchange.
     await page.clock.fastForward(20_000);
-    await expect(today.getByRole('link', { name: question.split(' ').slice(0, 3).join(' ') })).toBeVisible();
-    await expect(page.getByRole('heading', { level: 1 })).toContainText('Explain quarterly budgets');
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading).not.toHaveText('New Conversation');
+    if (isLocalServer) {
+      await expect(today.getByRole('link', { name: question })).toBeVisible();
+      await expect(heading).toContainText('Explain quarterly budgets');
+    }
     await expectNoAxeViolations(page);
   });
 
@@ -137,12 +146,14 @@ test.describe('chat', () => {
     const question = unique('Reload during the answer');
     await ask(page, question);
     await expect(page).toHaveURL(/\/chat\?id=/);
-    await expect(assistantMessages(page).last()).toContainText('offline demo responder');
+    // Reload once the answer has begun.
+    await expect(assistantMessages(page).last().getByText('Thinking')).toHaveCount(0);
     await page.reload();
     const reply = assistantMessages(page).last();
     await expect(reply).toHaveAttribute('aria-busy', 'true');
-    await expect(reply).not.toHaveAttribute('aria-busy', 'true', { timeout: 20_000 });
-    await expect(reply).toContainText('LLM_MODEL=gpt-4o-mini');
+    await expect(reply).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
+    // The whole answer: locally the offline reply's last line.
+    if (isLocalServer) await expect(reply).toContainText('LLM_MODEL=gpt-4o-mini');
     await expect(page.getByRole('button', { name: 'Send message' })).toBeEnabled();
   });
 
@@ -192,7 +203,7 @@ test.describe('chat', () => {
     const id = await startConversation(page, first);
     await ask(page, unique('And a journal'));
     await expect(page.getByRole('article', { name: 'Your message' })).toHaveCount(2);
-    await expect(assistantMessages(page).last()).not.toHaveAttribute('aria-busy', 'true', { timeout: 20_000 });
+    await expect(assistantMessages(page).last()).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
 
     const firstQuestion = page.getByRole('article', { name: 'Your message' }).first();
     await firstQuestion.hover();
@@ -203,7 +214,9 @@ test.describe('chat', () => {
     await expect(page.getByRole('article', { name: 'Your message' })).toHaveCount(1);
     await expect(page.getByRole('article', { name: 'Your message' })).toContainText(edited);
     await expect(assistantMessages(page)).toHaveCount(1);
-    await expect(assistantMessages(page)).toContainText(edited.split(' ').slice(-1)[0]!, { timeout: 20_000 });
+    await expect(assistantMessages(page)).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
+    // The offline responder quotes the question it answers: the edited one.
+    if (isLocalServer) await expect(assistantMessages(page)).toContainText(edited.split(' ').slice(-1)[0]!);
 
     // The server kept the same: a reload shows the edited exchange only.
     await page.goto(`/chat?id=${id}`);
