@@ -55,6 +55,7 @@ export default defineConfig({
           LOGIN_RATE_LIMIT_PER_EMAIL: '10000',
           RESET_RATE_LIMIT_PER_IP: '10000',
           RESET_RATE_LIMIT_PER_EMAIL: '10000',
+          MESSAGE_RATE_LIMIT_PER_USER: '10000',
           LOG_LEVEL: 'warn',
           // The offline responder streams word by word: slow enough to see it stream, fast enough for the suite.
           OFFLINE_TOKEN_DELAY_MS: '20',

@@ -27,6 +27,7 @@ const envSchema = z.object({
   LOGIN_RATE_LIMIT_PER_EMAIL: positiveInt(10),
   RESET_RATE_LIMIT_PER_IP: positiveInt(10),
   RESET_RATE_LIMIT_PER_EMAIL: positiveInt(3),
+  MESSAGE_RATE_LIMIT_PER_USER: positiveInt(30),
   /** Behind a load balancer: 'true', a hop count, or a comma list of proxy addresses (Fastify trustProxy). */
   TRUST_PROXY: z.string().optional(),
 
@@ -106,6 +107,8 @@ export interface Config {
     loginPerEmail: RateLimitRule;
     resetPerIp: RateLimitRule;
     resetPerEmail: RateLimitRule;
+    /** Questions (sends and edits) per person per minute: each one costs a model call. */
+    messagesPerUser: RateLimitRule;
   };
   llm: LlmConfig;
 }
@@ -149,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loginPerEmail: { limit: e.LOGIN_RATE_LIMIT_PER_EMAIL, windowMs: 15 * MINUTE },
       resetPerIp: { limit: e.RESET_RATE_LIMIT_PER_IP, windowMs: HOUR },
       resetPerEmail: { limit: e.RESET_RATE_LIMIT_PER_EMAIL, windowMs: HOUR },
+      messagesPerUser: { limit: e.MESSAGE_RATE_LIMIT_PER_USER, windowMs: MINUTE },
     },
     llm,
   };

@@ -29,6 +29,7 @@ import {
   searchConversations,
 } from '../services/chat';
 import { startExchange, startReply } from '../services/chat-stream';
+import { enforceRateLimit } from '../services/rate-limit';
 import type { ReplyEvent } from '../services/stream-hub';
 
 /** No length bound: an id too long to exist is simply not found (404), like any unknown id. */
@@ -82,6 +83,7 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
   app.post(paths.messages, auth, async (request, reply) => {
     const body = parseBody(sendMessageRequest, request.body);
     const user = currentUser(request);
+    await enforceRateLimit(ctx.rateLimits, `messages:user:${user.id}`, ctx.config.rateLimits.messagesPerUser, 'messages');
     const exchange = await startExchange(ctx, user, body);
     const streamId = startReply(ctx, { user, exchange, reasoningEffort: body.reasoning_effort });
 

@@ -21,13 +21,13 @@ export function createSqlRateLimitStore(db: Kysely<Database>): RateLimitStore {
   };
 }
 
-/** Counts one attempt; past the limit throws 429 with Retry-After. */
-export async function enforceRateLimit(store: RateLimitStore, key: string, rule: RateLimitRule): Promise<void> {
+/** Counts one attempt; past the limit throws 429 with Retry-After ("Too many {what}. ..."). */
+export async function enforceRateLimit(store: RateLimitStore, key: string, rule: RateLimitRule, what = 'attempts'): Promise<void> {
   const { count, resetAt } = await store.hit(key, rule.windowMs);
   if (count <= rule.limit) return;
   const seconds = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
   const minutes = Math.ceil(seconds / 60);
-  throw new HttpError(429, `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
+  throw new HttpError(429, `Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
     headers: { 'Retry-After': String(seconds) },
   });
 }

@@ -69,6 +69,7 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       DATA_DIR: dataDir,
       DEMO_PASSWORD: BENCH_DEMO_PASSWORD,
       LOG_LEVEL: 'warn',
+      MESSAGE_RATE_LIMIT_PER_USER: '10000',
       ...extraEnv,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -236,4 +236,16 @@ test.describe('chat', () => {
     await expect(page.getByRole('button', { name: 'Refresh message' })).toHaveCount(0);
     await expect(page).toHaveURL(new RegExp(`id=${id}`));
   });
+
+  test('a send the server refuses says why', async ({ page }) => {
+    await startConversation(page, unique('Busy question'));
+    const reason = 'Too many messages. Please try again in 1 minute.';
+    await page.route('**/api/v1/chat/messages*', (route) =>
+      route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ status: 'error', detail: reason, message: reason }) }),
+    );
+    await ask(page, unique('One more'));
+    await expect(assistantMessages(page).last()).toHaveText("Sorry, I couldn't process your request. Please try again.");
+    await expect(page.getByText(reason)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Refresh message' })).toBeVisible();
+  });
 });

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       loginPerEmail: { limit: 10, windowMs: 15 * 60_000 },
       resetPerIp: { limit: 10, windowMs: 3_600_000 },
       resetPerEmail: { limit: 3, windowMs: 3_600_000 },
+      messagesPerUser: { limit: 30, windowMs: 60_000 },
     });
   });
 

@@ -134,6 +134,7 @@ export default function ChatPage() {
                 isBusy={chat.status.busy}
                 isStreaming={chat.status.streaming || chat.status.following}
                 networkError={chat.status.networkError}
+                failureDetail={chat.status.failureDetail}
                 isRefreshing={chat.status.refreshing}
                 onEdit={edit}
                 onRefresh={() => chat.actor.send({ type: 'messages.refresh' })}

@@ -15,6 +15,8 @@ export interface MessageListProps {
   isBusy: boolean;
   isStreaming: boolean;
   networkError: boolean;
+  /** Why the server refused the last send, when it said so. */
+  failureDetail: string | null;
   isRefreshing: boolean;
   onEdit(messageId: string, text: string): void;
   onRefresh(): void;
@@ -35,7 +37,7 @@ export function estimateMessageHeight(content: string): number {
  * conversation opens and scrolls like a short one. Follows the reply while the reader stays near the bottom.
  */
 export function MessageList(props: MessageListProps) {
-  const { messages, streamingId, liveText, isThinking, isBusy, isStreaming, networkError, isRefreshing, onEdit, onRefresh } = props;
+  const { messages, streamingId, liveText, isThinking, isBusy, isStreaming, networkError, failureDetail, isRefreshing, onEdit, onRefresh } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const { atBottom, jumpToLatest } = useStickToBottom(scrollRef);
   const virtualizer = useVirtualizer({
@@ -82,7 +84,8 @@ export function MessageList(props: MessageListProps) {
           })}
         </div>
         {networkError && (
-          <div className="mx-auto flex max-w-3xl justify-center px-4 pb-4">
+          <div className="mx-auto flex max-w-3xl flex-col items-center gap-2 px-4 pb-4">
+            {failureDetail && <p className="text-sm text-gray-700 dark:text-gray-300">{failureDetail}</p>}
             <Button variant="secondary" size="sm" isPending={isRefreshing} onPress={onRefresh}>
               <RefreshCw aria-hidden className="size-4" /> Refresh message
             </Button>

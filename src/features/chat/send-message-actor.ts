@@ -23,7 +23,8 @@ export function defineSendMessageActor(send: typeof streamMessage = streamMessag
       { signal: controller.signal },
     ).catch((error: unknown) => {
       const failure = error instanceof StreamFailure ? error : new StreamFailure('request', 'Network Error');
-      back({ type: 'stream.failed', phase: failure.phase, detail: failure.detail });
+      // The server's own sentence (busy, too many messages, ...) is worth showing; a dropped connection's is not.
+      back({ type: 'stream.failed', phase: failure.phase, detail: failure.status ? failure.detail : undefined });
     });
     return () => controller.abort();
   });

@@ -64,6 +64,7 @@ export function useChatSend(conversationId: string | null, handlers: ChatSendHan
       following: s.hasTag('following'),
       refreshing: s.hasTag('refreshing'),
       networkError: s.context.networkError,
+      failureDetail: s.context.failureDetail,
       streamingId: s.context.streamingMessageId,
     }),
     (a, b) => Object.keys(a).every((k) => a[k as keyof typeof a] === b[k as keyof typeof b]),

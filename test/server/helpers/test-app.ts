@@ -57,6 +57,8 @@ export async function createTestApp(overrides: TestAppOverrides = {}): Promise<T
       PUBLIC_URL,
       JWT_SECRET: randomBytes(48).toString('base64url'),
       LOG_LEVEL: 'silent',
+      // Suites send many questions as one person; the limit itself has its own test.
+      MESSAGE_RATE_LIMIT_PER_USER: '10000',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...overrides.env,
     }),
