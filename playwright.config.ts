@@ -5,11 +5,13 @@ import { defineConfig, devices } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 8181);
 const external = process.env.E2E_BASE_URL;
 const baseURL = external ?? `http://127.0.0.1:${port}`;
-const dataDir = 'test-results/e2e-data';
+// Per port, so two local runs (different E2E_PORT) never share a database; E2E_STATIC_DIR serves another build.
+const dataDir = `test-results/e2e-data-${port}`;
+const staticDir = process.env.E2E_STATIC_DIR ?? 'dist';
 
 export default defineConfig({
   testDir: 'test/e2e',
-  outputDir: 'test-results/e2e-artifacts',
+  outputDir: `test-results/e2e-artifacts-${port}`,
   timeout: 30_000,
   expect: { timeout: 7_000 },
   fullyParallel: true,
@@ -48,7 +50,7 @@ export default defineConfig({
           PORT: String(port),
           HOST: '127.0.0.1',
           DATA_DIR: dataDir,
-          STATIC_DIR: 'dist',
+          STATIC_DIR: staticDir,
           PUBLIC_URL: baseURL,
           DEMO_PASSWORD: process.env.E2E_PASSWORD ?? 'demo-e2e-password',
           LOGIN_RATE_LIMIT_PER_IP: '10000',

@@ -12,8 +12,6 @@ import {
   TITLE_TOO_LONG,
 } from './chat-constants';
 
-// Plain constants live apart from the schemas so machines/ and the SPA can use them without zod.
-export * from './chat-constants';
 
 export const reasoningEfforts = ['low', 'medium'] as const;
 export const reasoningEffort = z.enum(reasoningEfforts);

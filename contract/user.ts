@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
+import { featureNames } from './features';
 import { roles } from './roles';
 
-export { roles, type Role } from './roles';
 export const role = z.enum(roles);
 
 export const userStatus = z.enum(['active', 'inactive']);
@@ -23,5 +23,7 @@ export const user = z.object({
   department_id: z.string().nullable(),
   unit_id: z.string().nullable(),
   client_id: z.string().nullable(),
+  /** What the organisation's active package allows in the chat; computed and enforced by the server. */
+  features: z.array(z.enum(featureNames)),
 });
 export type User = z.infer<typeof user>;

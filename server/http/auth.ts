@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Role } from '../../contract/user';
+import type { Role } from '../../contract/roles';
 import type { Database } from '../db/database';
 import { findUserWithClientStatus, type UserRecord } from '../db/repositories/users';
 import { INACTIVE_ACCOUNT, SUBSCRIPTION_INACTIVE } from '../services/access';

@@ -1,18 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { paths } from '../../contract/api-paths';
-import {
-  conversation as conversationSchema,
-  conversationList,
-  conversationListQuery,
-  conversationMessages,
-  conversationSearchQuery,
-  conversationSearchResult,
-  renameQuery,
-  SEARCH_MIN_CHARS,
-  sendMessageRequest,
-  type StreamControl,
-} from '../../contract/chat';
+import { conversation as conversationSchema, conversationList, conversationListQuery, conversationMessages, conversationSearchQuery, conversationSearchResult, renameQuery, sendMessageRequest, type StreamControl } from '../../contract/chat';
+import { SEARCH_MIN_CHARS } from '../../contract/chat-constants';
 import { messageOnly } from '../../contract/envelope';
 import type { AppContext } from '../context';
 import { currentUser, type AuthGuards } from '../http/auth';

@@ -1,14 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import {
-  CONVERSATION_BUSY,
-  DEFAULT_CONVERSATION_TITLE,
-  UNKNOWN_STREAM_ERROR,
-  type ReasoningEffort,
-  type StreamError,
-  type sendMessageRequest,
-} from '../../contract/chat';
+import { type ReasoningEffort, type StreamError, type sendMessageRequest } from '../../contract/chat';
+import { CONVERSATION_BUSY, DEFAULT_CONVERSATION_TITLE, UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
 import { errorMarker, type ErrorMarkerType } from '../../contract/markers';
 import type { AppContext } from '../context';
 import type { Database } from '../db/database';

@@ -1,11 +1,6 @@
 import type { Kysely } from 'kysely';
-import {
-  RECENT_MESSAGES_LIMIT,
-  type ChatMessage,
-  type Conversation,
-  type ConversationList,
-  type ConversationMessages,
-} from '../../contract/chat';
+import { type ChatMessage, type Conversation, type ConversationList, type ConversationMessages } from '../../contract/chat';
+import { RECENT_MESSAGES_LIMIT } from '../../contract/chat-constants';
 import type { Database } from '../db/database';
 import {
   deleteOwnConversation,

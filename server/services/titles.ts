@@ -1,4 +1,4 @@
-import { DEFAULT_CONVERSATION_TITLE, TITLE_MAX_LENGTH } from '../../contract/chat';
+import { DEFAULT_CONVERSATION_TITLE, TITLE_MAX_LENGTH } from '../../contract/chat-constants';
 import type { AppContext } from '../context';
 import { replaceDefaultTitle } from '../db/repositories/conversations';
 import { listMessages } from '../db/repositories/messages';

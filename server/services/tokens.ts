@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import type { Role } from '../../contract/user';
+import type { Role } from '../../contract/roles';
 
 export interface AccessClaims {
   sub: string;

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router-dom';
 import { subscribeFirstToast } from '../ui/toast';
-import { PageSpinner } from './page-spinner';
+import { PageSpinner } from '../ui/page-spinner';
 import { redirectFor, sidebarVisible, type Viewer } from './route-access';
 import type { RouteHandle } from './routes';
-import { sessionActor, useSession } from './session';
+import { sessionActor, useSession } from '../session/session';
 import { useSessionEffects } from './use-session-effects';
 import { useThemeColor } from './use-theme-color';
 

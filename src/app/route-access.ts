@@ -1,4 +1,4 @@
-import type { Role } from '../../contract/user';
+import type { Role } from '../../contract/roles';
 
 /** Who may open a route (spec route map). */
 export type Access = 'public' | 'guestOnly' | 'login' | 'admin' | 'adminOrSuperuser' | 'superuser';

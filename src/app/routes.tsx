@@ -2,7 +2,7 @@ import type { RouteObject } from 'react-router-dom';
 import type { Access } from './route-access';
 import { AppLayout } from './app-layout';
 import { RouteError } from './route-error';
-import { PageSpinner } from './page-spinner';
+import { PageSpinner } from '../ui/page-spinner';
 
 export interface RouteHandle {
   /** The spec's route name, where it has one (theme colour reads it). */
@@ -23,7 +23,7 @@ function page(path: string, access: Access, load: LazyModule, name?: string): Ro
 
 /** Areas that later issues build: their route, guard and navigation work now; the screen shows its title. */
 const titled = (title: string) => () =>
-  import('../features/placeholder/area-title').then(({ AreaTitle }) => ({ default: () => <AreaTitle title={title} /> }));
+  import('../ui/area-title').then(({ AreaTitle }) => ({ default: () => <AreaTitle title={title} /> }));
 
 export const routes: RouteObject[] = [
   {

@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { LogOut, Menu, X } from 'lucide-react';
-import { ProfileMenu } from './profile-menu';
+import { ProfileMenu } from '../session/profile-menu';
 import { NAV_LINKS } from './route-access';
-import { useSession } from './session';
+import { useSession } from '../session/session';
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `block rounded-lg px-3 py-2 text-sm font-medium ${

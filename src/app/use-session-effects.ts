@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { fetchMe } from '../api/users';
 import { toast } from '../ui/toast';
-import { sessionActor } from './session';
+import { sessionActor } from '../session/session';
 
 export const SESSION_EXPIRED = 'Your session has expired. Please login again.';
 

@@ -13,7 +13,8 @@ import {
   type ChatSendEvent,
   type SendMessageInput,
 } from '../../machines/chat-send.machine';
-import { UNKNOWN_STREAM_ERROR, type ChatMessage, type ConversationMessages, type SendMessageRequest, type Usage } from '../../contract/chat';
+import { type ChatMessage, type ConversationMessages, type SendMessageRequest, type Usage } from '../../contract/chat';
+import { UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
 import { errorMarker } from '../../contract/markers';
 import { runModelTest } from './support/run-model';
 

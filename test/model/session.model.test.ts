@@ -7,7 +7,7 @@ import { runModelTest } from './support/run-model';
 
 const user: User = {
   id: 'u1', name: 'Nur User', email: 'user@demo.local', role: 'user', status: 'active', verified: true,
-  package_name: 'premium', image_url: null, department_id: 'd1', unit_id: 'n1', client_id: 'c1',
+  package_name: 'premium', image_url: null, department_id: 'd1', unit_id: 'n1', client_id: 'c1', features: ['browsing', 'image_generation', 'reasoning'],
 };
 const login: LoginResponse = { access_token: 'access-1', refresh_token: 'refresh-1', user };
 const rotated: Tokens = { access_token: 'access-2', refresh_token: 'refresh-2' };

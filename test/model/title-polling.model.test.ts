@@ -6,7 +6,7 @@ import {
   titlePollingMachine,
   type TitlePollingEmitted,
 } from '../../machines/title-polling.machine';
-import { DEFAULT_CONVERSATION_TITLE } from '../../contract/chat';
+import { DEFAULT_CONVERSATION_TITLE } from '../../contract/chat-constants';
 import { runModelTest } from './support/run-model';
 
 type Snap = SnapshotFrom<typeof titlePollingMachine>;

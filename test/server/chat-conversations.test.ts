@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  conversation as conversationSchema,
-  conversationList,
-  conversationMessages,
-  RECENT_MESSAGES_LIMIT,
-  TITLE_EMPTY,
-  TITLE_MAX_LENGTH,
-  TITLE_TOO_LONG,
-  type Conversation,
-  type ConversationList,
-  type ConversationMessages,
-} from '../../contract/chat';
+import { conversation as conversationSchema, conversationList, conversationMessages, type Conversation, type ConversationList, type ConversationMessages } from '../../contract/chat';
+import { RECENT_MESSAGES_LIMIT, TITLE_EMPTY, TITLE_MAX_LENGTH, TITLE_TOO_LONG } from '../../contract/chat-constants';
 import { successEnvelope } from '../../contract/envelope';
 import { startChatServer, type ChatServer } from './helpers/chat-fixtures';
 import { dbKind } from './helpers/test-app';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { UNKNOWN_STREAM_ERROR, type ConversationMessages } from '../../contract/chat';
+import { type ConversationMessages } from '../../contract/chat';
+import { UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
 import { errorMarker } from '../../contract/markers';
 import { startChatServer, type ChatServer } from './helpers/chat-fixtures';
 import { dbKind } from './helpers/test-app';

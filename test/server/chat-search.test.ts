@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conversationSearchResult, SEARCH_TOO_SHORT, type ConversationList, type ConversationSearchResult } from '../../contract/chat';
+import { conversationSearchResult, type ConversationList, type ConversationSearchResult } from '../../contract/chat';
+import { SEARCH_TOO_SHORT } from '../../contract/chat-constants';
 import { successEnvelope } from '../../contract/envelope';
 import { makeSnippet } from '../../server/services/chat';
 import { startChatServer, type ChatServer } from './helpers/chat-fixtures';

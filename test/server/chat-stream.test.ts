@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CONVERSATION_BUSY,
-  MESSAGE_EMPTY,
-  MESSAGE_MAX_LENGTH,
-  MESSAGE_TOO_LONG,
-  type ConversationList,
-  type ConversationMessages,
-} from '../../contract/chat';
+import { type ConversationList, type ConversationMessages } from '../../contract/chat';
+import { CONVERSATION_BUSY, MESSAGE_EMPTY, MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG } from '../../contract/chat-constants';
 import { offlineReply } from '../../server/llm/offline';
 import { eventually, startChatServer, type ChatServer } from './helpers/chat-fixtures';
 import { readSse } from './helpers/sse';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { user as userSchema } from '../../contract/user';
-import { isStoredUser, loadSession, saveSession } from '../../src/app/session-storage';
+import { isStoredUser, loadSession, saveSession } from '../../src/session/session-storage';
 
 class MemoryStorage implements Storage {
   private map = new Map<string, string>();
@@ -14,7 +14,7 @@ class MemoryStorage implements Storage {
 
 const user = {
   id: 'u1', name: 'Nur User', email: 'user@demo.local', role: 'user' as const, status: 'active' as const, verified: true,
-  package_name: 'free', image_url: null, department_id: null, unit_id: null, client_id: 'c1',
+  package_name: 'free', image_url: null, department_id: null, unit_id: null, client_id: 'c1', features: ['browsing' as const, 'reasoning' as const],
 };
 
 describe('session storage', () => {

@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { Link } from 'react-aria-components/Link';
 import { useSelector } from '@xstate/react';
 import { microsoftSignInUrl } from '../../api/auth';
-import { sessionActor } from '../../app/session';
+import { sessionActor } from '../../session/session';
 import { Button } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
 import { TextField } from '../../ui/text-field';

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { waitFor } from 'xstate';
-import { sessionActor } from '../../app/session';
-import { PageSpinner } from '../../app/page-spinner';
+import { sessionActor } from '../../session/session';
+import { PageSpinner } from '../../ui/page-spinner';
 
 /** /logout: revoke the session on the server, forget it here, then go to /login. */
 export default function LogoutPage() {

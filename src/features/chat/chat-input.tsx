@@ -6,7 +6,7 @@ import { TextArea } from 'react-aria-components/TextArea';
 import { TextField } from 'react-aria-components/TextField';
 import { ToggleButton } from 'react-aria-components/ToggleButton';
 import { ArrowUp, BookOpen, Brain, Globe, ImagePlus, Paperclip, SlidersHorizontal } from 'lucide-react';
-import { MESSAGE_EMPTY } from '../../../contract/chat';
+import { MESSAGE_EMPTY } from '../../../contract/chat-constants';
 import { hasFeatureMenu, toggleFeature, toggleReasoning, type ChatFeatures } from '../../lib/chat-features';
 import { cx } from '../../ui/cx';
 import { Tooltip } from '../../ui/tooltip';

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
 import { useActorRef, useSelector } from '@xstate/react';
-import { DEFAULT_CONVERSATION_TITLE, type Conversation } from '../../../contract/chat';
+import { type Conversation } from '../../../contract/chat';
+import { DEFAULT_CONVERSATION_TITLE } from '../../../contract/chat-constants';
 import {
   conversationListMachine,
   DELETE_FAILED,

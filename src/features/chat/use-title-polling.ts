@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { createActor, fromPromise, type Actor } from 'xstate';
-import { CONVERSATION_PAGE_SIZE, DEFAULT_CONVERSATION_TITLE } from '../../../contract/chat';
+import { CONVERSATION_PAGE_SIZE, DEFAULT_CONVERSATION_TITLE } from '../../../contract/chat-constants';
 import { titlePollingMachine, type TitlePollingEmitted } from '../../../machines/title-polling.machine';
 import { fetchConversations } from '../../api/chat';
 

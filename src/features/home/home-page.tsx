@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router-dom';
-import { useSession } from '../../app/session';
-import { AreaTitle } from '../placeholder/area-title';
+import { useSession } from '../../session/session';
+import { AreaTitle } from '../../ui/area-title';
 
 /** Role-dependent dashboard: superusers manage clients, admins see usage, plain users chat. */
 export default function HomePage() {

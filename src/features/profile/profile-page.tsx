@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { UpdateProfileRequest } from '../../../contract/profile';
 import { updateProfile } from '../../api/users';
-import { sessionActor, useSession } from '../../app/session';
+import { sessionActor, useSession } from '../../session/session';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { Button, ButtonLink } from '../../ui/button';
 import { Notice } from '../../ui/notice';

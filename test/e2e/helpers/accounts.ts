@@ -10,7 +10,8 @@ export const accounts = {
 };
 /** Local runs own their server and its data directory; staging runs cannot read its outbox. */
 export const isLocalServer = !process.env.E2E_BASE_URL;
-export const localDataDir = 'test-results/e2e-data';
+/** Matches playwright.config.ts: one data directory per E2E_PORT. */
+export const localDataDir = `test-results/e2e-data-${process.env.E2E_PORT ?? 8181}`;
 
 export async function signIn(page: Page, email: string, pass = password) {
   await page.goto('/login');

@@ -1,3 +1,4 @@
+import { featureNames } from '../../contract/features';
 import { roles } from '../../contract/roles';
 import type { User } from '../../contract/user';
 import type { SessionContext, SessionInput } from '../../machines/session.machine';
@@ -18,7 +19,9 @@ export function isStoredUser(value: unknown): value is User {
     nullableStringFields.every((k) => v[k] === null || typeof v[k] === 'string') &&
     (roles as readonly unknown[]).includes(v.role) &&
     (v.status === 'active' || v.status === 'inactive') &&
-    typeof v.verified === 'boolean'
+    typeof v.verified === 'boolean' &&
+    Array.isArray(v.features) &&
+    v.features.every((f) => (featureNames as readonly unknown[]).includes(f))
   );
 }
 
@@ -26,6 +29,8 @@ function parseUser(raw: string | null): User | null {
   if (!raw) return null;
   try {
     const parsed: unknown = JSON.parse(raw);
+    // A user stored before `features` existed stays signed in; the user is reloaded on restore anyway.
+    if (typeof parsed === 'object' && parsed !== null && !('features' in parsed)) Object.assign(parsed, { features: [] });
     return isStoredUser(parsed) ? parsed : null;
   } catch {
     return null;

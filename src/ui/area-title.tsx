@@ -1,4 +1,4 @@
-import { PageTitle } from '../../ui/page-title';
+import { PageTitle } from './page-title';
 
 /** An area whose screen a later release builds: its route, guard and navigation already work. */
 export function AreaTitle({ title }: { title: string }) {
