@@ -8,10 +8,13 @@ import { enqueueActions, type ActionFunction, type EventObject } from 'xstate';
  */
 // The action is placed in machines with different context/event types; xstate's generics cannot express "any".
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function report<TArgs = any>(make: (args: TArgs) => EventObject): ActionFunction<any, any, any, any, any, any, any, any, any> {
+export function report<TArgs = any, TParams = any>(
+  make: (args: TArgs, params: TParams) => EventObject,
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return enqueueActions((args: any) => {
-    const event = make(args as TArgs);
+): ActionFunction<any, any, any, any, any, any, any, any, any> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return enqueueActions((args: any, params: any) => {
+    const event = make(args as TArgs, params as TParams);
     args.enqueue.emit(event);
     if (args.self._parent) args.enqueue.sendParent(event);
   });

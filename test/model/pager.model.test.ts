@@ -1,0 +1,282 @@
+import { describe, expect, it, vi, afterEach } from 'vitest';
+import { createActor, fromPromise, type EventFrom, type SnapshotFrom } from 'xstate';
+import {
+  pagerMachine,
+  pagerView,
+  type PageRequest,
+  type PageResult,
+  type PagerInput,
+} from '../../machines/pager.machine';
+import type { Notice } from '../../machines/notice';
+import { runModelTest } from './support/run-model';
+
+type Snap = SnapshotFrom<typeof pagerMachine>;
+type Ev = EventFrom<typeof pagerMachine>;
+
+const DEBOUNCE = 'xstate.after.SEARCH_DEBOUNCE.pager.debouncing';
+const messages = { load: 'Failed to fetch things', loadMore: 'Failed to load more things' };
+
+/** The search-results pager of the conversation list: append, required search of 3+ characters. */
+const searchInput: PagerInput = { pageSize: 10, mode: 'append', search: { minLength: 3, debounceMs: 1500, required: true }, messages };
+/** An admin table: one page at a time, optional search of 2+ characters, filters and sort. */
+const tableInput: PagerInput = { pageSize: 10, mode: 'replace', search: { minLength: 2, debounceMs: 2000 }, filters: { status: 'all' }, messages };
+/** A list that waits to be told to load. */
+const lazyInput: PagerInput = { pageSize: 10, mode: 'append', messages, autoLoad: false };
+
+const first: PageResult = { items: [{ id: 'i1' }, { id: 'i2' }], page: 1, total: 25, totalPages: 3 };
+const last: PageResult = { items: [{ id: 'i3' }], page: 3, total: 21, totalPages: 3 };
+
+let requests: PageRequest[] = [];
+let notices: Notice[] = [];
+let noticesSeen = 0;
+let prev: Snap | null = null;
+
+const testMachine = () =>
+  pagerMachine.provide({
+    actors: {
+      fetchPage: fromPromise<PageResult, PageRequest>(({ input }) => {
+        requests.push(input);
+        return new Promise(() => {});
+      }),
+    },
+  });
+
+const fetchOutcomes = (): Ev[] => [
+  { type: 'xstate.done.actor.fetchPage', output: first } as never,
+  { type: 'xstate.done.actor.fetchPage', output: last } as never,
+  { type: 'xstate.error.actor.fetchPage', error: new Error('Network Error') } as never,
+];
+
+function eventsFor(s: Snap): Ev[] {
+  const search: Ev[] = [
+    { type: 'pager.search', text: '' },
+    { type: 'pager.search', text: 'ab' },
+    { type: 'pager.search', text: ' abc ' },
+  ];
+  // Item changes are the same self-transition in every state: try them where a list is shown or absent.
+  const items: Ev[] = [
+    { type: 'item.upsert', item: { id: 'new' } },
+    { type: 'item.upsert', item: { id: 'i1' }, insert: false },
+    { type: 'item.remove', id: 'i1' },
+    { type: 'item.patch', id: 'i1', patch: { title: 'Edited' } },
+    { type: 'item.commit', id: 'i1' },
+    { type: 'item.revert', id: 'i1' },
+  ];
+  switch (s.value) {
+    case 'idle':
+      return [
+        ...search,
+        ...items,
+        { type: 'pager.load' },
+        { type: 'pager.loadMore' },
+        { type: 'pager.goTo', page: 2 },
+        { type: 'pager.refetch' },
+        { type: 'pager.filter', filters: { status: 'active' } },
+        { type: 'pager.sort', column: 'name' },
+        { type: 'pager.pageSize', pageSize: 25 },
+      ];
+    case 'inactive':
+      return [...search, ...items, { type: 'pager.load' }];
+    case 'debouncing':
+      return [...search, { type: DEBOUNCE } as never];
+    case 'loading':
+    case 'loadingMore':
+    case 'refetching':
+      return [...search, { type: 'pager.load' }, ...fetchOutcomes()];
+    default:
+      return [...search, { type: 'pager.load' }];
+  }
+}
+
+/** Only what the guards read: more pages, a query, items loaded, item i1 there and pending. */
+const key = (s: Snap) =>
+  JSON.stringify([
+    s.value,
+    s.context.page < s.context.totalPages,
+    s.context.query,
+    s.context.page > 0,
+    s.context.items.some((i) => i.id === 'i1'),
+    Boolean(s.context.pending.i1),
+  ]);
+
+const check = (fn: (s: Snap, e: Ev | null, p: Snap | null) => void) => (s: Snap, e: { type: string } | null) => {
+  const p = prev;
+  const event = e as Ev | null;
+  const fresh = notices.slice(noticesSeen);
+  noticesSeen = notices.length;
+  const view = pagerView(s);
+  expect(view.hasMore).toBe(s.context.page < s.context.totalPages);
+  expect(view.loading).toBe(s.matches('loading'));
+  expect(view.hint).toBe(s.matches('hint'));
+  expect(s.context.total).toBeGreaterThanOrEqual(0);
+  // Failures are reported once, with the input's sentence for what failed.
+  if (event?.type === 'xstate.error.actor.fetchPage' && p) {
+    const which = p.matches('loadingMore') ? messages.loadMore : messages.load;
+    expect(fresh).toEqual([{ type: 'notice.show', tone: 'error', text: which }]);
+    expect(s.context.error).toBe(which);
+    expect(s.context.items).toBe(p.context.items);
+  } else {
+    expect(fresh).toEqual([]);
+  }
+  if (event?.type === 'xstate.done.actor.fetchPage') expect(s.context.error).toBeNull();
+  if (p && event?.type === 'item.patch' && p.context.items.some((i) => i.id === 'i1')) {
+    expect(s.context.items.find((i) => i.id === 'i1')).toMatchObject({ title: 'Edited' });
+  }
+  if (p && event?.type === 'item.revert' && p.context.pending.i1) {
+    expect(s.context.items.find((i) => i.id === 'i1')).toEqual({ id: 'i1' });
+    expect(s.context.pending.i1).toBeUndefined();
+  }
+  if (p && event?.type === 'item.remove') {
+    expect(s.context.items.some((i) => i.id === 'i1')).toBe(false);
+    if (p.context.items.some((i) => i.id === 'i1')) expect(s.context.total).toBe(Math.max(0, p.context.total - 1));
+  }
+  if (p && event?.type === 'item.upsert' && event.item.id === 'new' && !p.context.items.some((i) => i.id === 'new')) {
+    if (s.context.search?.required && s.context.query === '') {
+      // No search, no list: nothing to add to.
+      expect(s.context.items).toEqual([]);
+    } else {
+      expect(s.context.items[0]).toEqual({ id: 'new' });
+      expect(s.context.total).toBe(p.context.total + 1);
+    }
+  }
+  fn(s, event, p);
+  prev = s;
+};
+
+const lastRequest = () => requests.at(-1)!;
+
+runModelTest({
+  name: 'pager',
+  machine: pagerMachine,
+  testMachine,
+  onActor: (actor) => {
+    requests = [];
+    notices = [];
+    noticesSeen = 0;
+    prev = null;
+    actor.on('notice.show', (ev) => notices.push(ev as Notice));
+  },
+  inputs: [searchInput, tableInput, lazyInput],
+  events: eventsFor,
+  key,
+  simpleKey: (s) => JSON.stringify(s.value),
+  // loading, loadingMore and refetching all fail into idle with the same key: keep one path per edge.
+  edgeKeys: true,
+  checks: {
+    inactive: check((s) => {
+      expect(s.context.search?.required).toBe(true);
+      expect(s.context.items).toEqual([]);
+      expect(s.context.query).toBe('');
+      expect(s.children.fetchPage).toBeUndefined();
+    }),
+    idle: check((s, e, p) => {
+      expect(s.children.fetchPage).toBeUndefined();
+      if (e?.type === 'xstate.done.actor.fetchPage' && p?.matches('loadingMore') && s.context.mode === 'append') {
+        // Appended, not replaced: what was there stays first.
+        expect(s.context.items.slice(0, p.context.items.length)).toEqual(p.context.items);
+      }
+      if (e?.type === 'pager.search') expect(s.context.query).toBe(e.text.trim());
+    }),
+    hint: check((s) => {
+      expect(s.context.searchText.trim().length).toBeGreaterThan(0);
+      expect(s.context.searchText.trim().length).toBeLessThan(s.context.search?.minLength ?? 0);
+      if (s.context.search?.required) {
+        expect(s.context.items).toEqual([]);
+        expect(s.context.query).toBe('');
+      }
+    }),
+    debouncing: check((s) => {
+      expect(s.context.searchText.trim().length).toBeGreaterThanOrEqual(s.context.search?.minLength ?? 0);
+      expect(s.children.fetchPage).toBeUndefined();
+    }),
+    loading: check((s, e, p) => {
+      expect(s.children.fetchPage).toBeDefined();
+      const r = lastRequest();
+      expect(r).toEqual({ page: s.context.targetPage, pageSize: s.context.pageSize, query: s.context.query, filters: s.context.filters, sort: s.context.sort });
+      expect(r.page).toBe(e?.type === 'pager.goTo' ? e.page : 1);
+      if (e?.type === DEBOUNCE) expect(r.query).toBe(s.context.searchText.trim());
+      if (e?.type === 'pager.sort') {
+        // The same column toggles; a new one starts ascending.
+        const before = p?.context.sort;
+        expect(r.sort).toEqual({ column: 'name', direction: before?.column === 'name' && before.direction === 'asc' ? 'desc' : 'asc' });
+      }
+      if (e?.type === 'pager.filter') expect(r.filters).toEqual({ status: 'active' });
+      if (e?.type === 'pager.pageSize') expect(r.pageSize).toBe(25);
+    }),
+    loadingMore: check((s) => {
+      expect(s.children.fetchPage).toBeDefined();
+      expect(lastRequest().page).toBe(s.context.page + 1);
+      expect(s.context.page).toBeLessThan(s.context.totalPages);
+    }),
+    refetching: check((s) => {
+      expect(s.children.fetchPage).toBeDefined();
+      const r = lastRequest();
+      if (s.context.mode === 'append') {
+        expect(r).toMatchObject({ page: 1, pageSize: Math.min(100, Math.max(1, s.context.page) * s.context.pageSize) });
+      } else {
+        expect(r).toMatchObject({ page: Math.max(1, s.context.page), pageSize: s.context.pageSize });
+      }
+    }),
+  },
+});
+
+describe('pager (examples)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const fakeServer = (all: Array<{ id: string; title: string }>) =>
+    pagerMachine.provide({
+      actors: {
+        fetchPage: fromPromise<PageResult, PageRequest>(async ({ input }) => {
+          const hits = all.filter((i) => i.title.includes(input.query));
+          const start = (input.page - 1) * input.pageSize;
+          return { items: hits.slice(start, start + input.pageSize), page: input.page, total: hits.length, totalPages: Math.ceil(hits.length / input.pageSize) };
+        }),
+      },
+    });
+  const rows = Array.from({ length: 23 }, (_, i) => ({ id: `c${i}`, title: i % 2 ? `odd ${i}` : `even ${i}` }));
+
+  it('loads more pages until there are none, appending', async () => {
+    const actor = createActor(fakeServer(rows), { input: { pageSize: 10, mode: 'append', messages } }).start();
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('idle')).toBe(true));
+    actor.send({ type: 'pager.loadMore' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.page).toBe(2));
+    actor.send({ type: 'pager.loadMore' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.items).toHaveLength(23));
+    expect(actor.getSnapshot().can({ type: 'pager.loadMore' })).toBe(false);
+  });
+
+  it('searches after the debounce only, with the latest text', async () => {
+    vi.useFakeTimers();
+    const actor = createActor(fakeServer(rows), { input: searchInput }).start();
+    expect(actor.getSnapshot().matches('inactive')).toBe(true);
+    actor.send({ type: 'pager.search', text: 'ev' });
+    expect(pagerView(actor.getSnapshot()).hint).toBe(true);
+    actor.send({ type: 'pager.search', text: 'eve' });
+    await vi.advanceTimersByTimeAsync(1000);
+    actor.send({ type: 'pager.search', text: 'odd' });
+    await vi.advanceTimersByTimeAsync(1499);
+    expect(actor.getSnapshot().matches('debouncing')).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('idle')).toBe(true));
+    expect(actor.getSnapshot().context.items.every((i) => (i as { title?: string }).title?.startsWith('odd'))).toBe(true);
+    expect(actor.getSnapshot().context.total).toBe(11);
+    actor.send({ type: 'pager.search', text: '' });
+    expect(actor.getSnapshot().matches('inactive')).toBe(true);
+    expect(actor.getSnapshot().context.items).toEqual([]);
+  });
+
+  it('puts an optimistic change back when it fails, unless something newer replaced it', async () => {
+    const actor = createActor(fakeServer(rows), { input: { pageSize: 10, mode: 'append', messages } }).start();
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('idle')).toBe(true));
+    actor.send({ type: 'item.patch', id: 'c0', patch: { title: 'renamed' } });
+    actor.send({ type: 'item.patch', id: 'c0', patch: { title: 'renamed twice' } });
+    actor.send({ type: 'item.revert', id: 'c0' });
+    expect(actor.getSnapshot().context.items[0]).toEqual({ id: 'c0', title: 'even 0' });
+    actor.send({ type: 'item.patch', id: 'c2', patch: { title: 'mine' } });
+    actor.send({ type: 'item.upsert', item: { id: 'c2', title: 'from elsewhere' } as never });
+    actor.send({ type: 'item.revert', id: 'c2' });
+    expect(actor.getSnapshot().context.items.find((i) => i.id === 'c2')).toEqual({ id: 'c2', title: 'from elsewhere' });
+  });
+});
