@@ -1,0 +1,237 @@
+import { assertEvent, assign, emit, enqueueActions, sendTo, setup, type DoneActorEvent } from 'xstate';
+import type { Feature } from '../contract/features';
+import type { ReasoningEffort } from '../contract/chat';
+import { DEFAULT_CONVERSATION_TITLE } from '../contract/chat-constants';
+import { chatSendMachine, type ChatSendReported } from './chat-send.machine';
+import { conversationListMachine, type ConversationListReported } from './conversation-list.machine';
+import type { Notice } from './notice';
+import { titlePollInput, titlePollMachine, type TitlePollOutput } from './title-poll.machine';
+
+/**
+ * The chat screen (spec chat-and-session.md section 2 "Chat screen", 4): the one machine the views talk to.
+ *
+ * Children, and what passes between them here (never in a view):
+ * - `send` (chat-send, invoked): the open conversation's messages and the send/stream cycle. The URL says which
+ *   conversation is open: `route.changed` opens it (a new chat with null), which also cancels a send in flight.
+ * - `list` (conversation-list, invoked): the sidebar's conversations and search results.
+ * - `titlePoll` (title poll, spawned): after a conversation's first exchange, until the server has named it.
+ *   Leaving that conversation stops it.
+ * Routing: `conversation.created` -> the list reloads what it shows (the new one appears with the server's own
+ * data) and the view is asked to navigate to it; `exchange.completed` -> the list reloads (the conversation is the
+ * most recently active) and, for a first exchange, title polling starts; the poll's named title -> the list shows
+ * it; `conversation.deleted` of the open conversation -> the view is asked to go to a new chat. Every child's
+ * `notice.show` is passed on to the view, which shows toasts.
+ *
+ * Its own state: the options a send carries (browsing and image generation exclude each other; reasoning effort
+ * flips low/medium), each only when the person's package includes it (`entitlements`, computed by the server);
+ * the phone drawer (`drawer.open` / `drawer.closed`, tag `drawerOpen`) and the desktop panel (`panel.expanded` /
+ * `panel.collapsed`, tag `panelCollapsed`).
+ *
+ * Views send the person's actions here, read tags, `can()` and narrow selectors of this machine and of its
+ * children (`snapshot.children.send`, `.list`), and listen to `notice.show` and `navigation.requested`.
+ */
+
+/** What a send carries besides the text (spec section 4 "Features"). */
+export interface ChatOptions {
+  browsing: boolean;
+  imageGeneration: boolean;
+  reasoningEffort: ReasoningEffort;
+}
+
+export const DEFAULT_OPTIONS: ChatOptions = { browsing: false, imageGeneration: false, reasoningEffort: 'low' };
+
+export interface ChatScreenInput {
+  conversationId: string | null;
+  /** The person's `features` (GET /users/me). */
+  entitlements: Feature[];
+}
+
+export interface ChatScreenContext {
+  conversationId: string | null;
+  entitlements: Feature[];
+  options: ChatOptions;
+  /** The conversation the running title poll is for (null when none runs). */
+  titlePollFor: string | null;
+}
+
+export type OptionFeature = 'browsing' | 'imageGeneration';
+
+export type ChatScreenEvent =
+  // From the view: the person's actions.
+  | { type: 'route.changed'; conversationId: string | null }
+  | { type: 'message.submit'; text: string }
+  | { type: 'message.edit'; messageId: string; text: string }
+  | { type: 'messages.refresh' }
+  | { type: 'option.toggle'; feature: OptionFeature }
+  | { type: 'reasoning.toggle' }
+  | { type: 'entitlements.changed'; entitlements: Feature[] }
+  | { type: 'drawer.open' }
+  | { type: 'drawer.close' }
+  | { type: 'panel.collapse' }
+  | { type: 'panel.expand' }
+  | { type: 'search.change'; text: string }
+  | { type: 'list.loadMore' }
+  | { type: 'search.loadMore' }
+  | { type: 'conversation.rename'; id: string; title: string }
+  | { type: 'conversation.delete'; id: string }
+  // From the children.
+  | ChatSendReported
+  | ConversationListReported
+  | { type: 'poll.progress'; value: unknown }
+  | DoneActorEvent<TitlePollOutput, 'titlePoll'>;
+
+export type ChatScreenEmitted = Notice | { type: 'navigation.requested'; conversationId: string | null };
+
+const featureOf: Record<OptionFeature, Feature> = { browsing: 'browsing', imageGeneration: 'image_generation' };
+
+/** The options left once the package no longer includes some of them. */
+function allowedOptions(options: ChatOptions, entitlements: Feature[]): ChatOptions {
+  return {
+    browsing: options.browsing && entitlements.includes('browsing'),
+    imageGeneration: options.imageGeneration && entitlements.includes('image_generation'),
+    reasoningEffort: entitlements.includes('reasoning') ? options.reasoningEffort : 'low',
+  };
+}
+
+export const chatScreenMachine = setup({
+  types: {
+    context: {} as ChatScreenContext,
+    events: {} as ChatScreenEvent,
+    input: {} as ChatScreenInput,
+    emitted: {} as ChatScreenEmitted,
+    tags: {} as 'drawerOpen' | 'panelCollapsed',
+  },
+  actors: {
+    send: chatSendMachine,
+    list: conversationListMachine,
+    titlePoll: titlePollMachine,
+  },
+  guards: {
+    isEntitledOption: ({ context, event }) => {
+      assertEvent(event, 'option.toggle');
+      return context.entitlements.includes(featureOf[event.feature]);
+    },
+    isEntitledReasoning: ({ context }) => context.entitlements.includes('reasoning'),
+    isOpenConversation: ({ context, event }) => {
+      assertEvent(event, 'conversation.deleted');
+      return event.id === context.conversationId;
+    },
+    isFirstExchange: ({ event }) => {
+      assertEvent(event, 'exchange.completed');
+      return event.messageCount === 2;
+    },
+  },
+  actions: {
+    toggleOption: assign(({ context, event }) => {
+      assertEvent(event, 'option.toggle');
+      const on = !context.options[event.feature];
+      const other: OptionFeature = event.feature === 'browsing' ? 'imageGeneration' : 'browsing';
+      return { options: { ...context.options, [event.feature]: on, [other]: on ? false : context.options[other] } };
+    }),
+    toggleReasoning: assign(({ context }) => ({
+      options: { ...context.options, reasoningEffort: context.options.reasoningEffort === 'low' ? ('medium' as const) : ('low' as const) },
+    })),
+    setEntitlements: assign(({ context, event }) => {
+      assertEvent(event, 'entitlements.changed');
+      return { entitlements: event.entitlements, options: allowedOptions(context.options, event.entitlements) };
+    }),
+    /** Leaving a conversation stops its title poll; coming back to it (or staying) keeps it. */
+    openRoute: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'route.changed');
+      if (context.titlePollFor !== null && context.titlePollFor !== event.conversationId) {
+        enqueue.stopChild('titlePoll');
+        enqueue.assign({ titlePollFor: null });
+      }
+      enqueue.assign({ conversationId: event.conversationId });
+      enqueue.sendTo('send', { type: 'conversation.open', conversationId: event.conversationId });
+      enqueue.raise({ type: 'drawer.close' });
+    }),
+    startTitlePoll: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'exchange.completed');
+      if (context.titlePollFor !== null) enqueue.stopChild('titlePoll');
+      enqueue.spawnChild('titlePoll', { id: 'titlePoll', input: titlePollInput(event.conversationId) });
+      enqueue.assign({ titlePollFor: event.conversationId });
+    }),
+    /** Only a poll that saw the server's name has something to show; one that gave up leaves the list as it is. */
+    showPolledTitle: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'xstate.done.actor.titlePoll');
+      if (event.output.status !== 'finished' || context.titlePollFor === null || event.output.value === undefined) return;
+      enqueue.sendTo('list', { type: 'conversation.patch', id: context.titlePollFor, patch: { title: event.output.value } });
+    }),
+    forwardToSend: sendTo('send', ({ context, event }) => {
+      assertEvent(event, ['message.submit', 'message.edit', 'messages.refresh']);
+      return event.type === 'messages.refresh' ? event : { ...event, ...context.options };
+    }),
+    forwardToList: sendTo('list', ({ event }) => {
+      assertEvent(event, ['search.change', 'list.loadMore', 'search.loadMore', 'conversation.rename', 'conversation.delete']);
+      return event;
+    }),
+  },
+}).createMachine({
+  id: 'chatScreen',
+  context: ({ input }) => ({
+    conversationId: input.conversationId,
+    entitlements: input.entitlements,
+    options: allowedOptions(DEFAULT_OPTIONS, input.entitlements),
+    titlePollFor: null,
+  }),
+  invoke: [
+    { id: 'send', src: 'send', input: ({ context }) => ({ conversationId: context.conversationId }) },
+    { id: 'list', src: 'list' },
+  ],
+  type: 'parallel',
+  on: {
+    'route.changed': { actions: 'openRoute' },
+    'message.submit': { actions: 'forwardToSend' },
+    'message.edit': { actions: 'forwardToSend' },
+    'messages.refresh': { actions: 'forwardToSend' },
+    'option.toggle': { guard: 'isEntitledOption', actions: 'toggleOption' },
+    'reasoning.toggle': { guard: 'isEntitledReasoning', actions: 'toggleReasoning' },
+    'entitlements.changed': { actions: 'setEntitlements' },
+    'search.change': { actions: 'forwardToList' },
+    'list.loadMore': { actions: 'forwardToList' },
+    'search.loadMore': { actions: 'forwardToList' },
+    'conversation.rename': { actions: 'forwardToList' },
+    'conversation.delete': { actions: 'forwardToList' },
+    'conversation.created': {
+      actions: [
+        sendTo('list', { type: 'list.refresh' }),
+        emit(({ event }) => ({ type: 'navigation.requested' as const, conversationId: event.conversationId })),
+      ],
+    },
+    'exchange.completed': [
+      { guard: 'isFirstExchange', actions: [sendTo('list', { type: 'list.refresh' }), 'startTitlePoll'] },
+      { actions: sendTo('list', { type: 'list.refresh' }) },
+    ],
+    'xstate.done.actor.titlePoll': { actions: ['showPolledTitle', assign({ titlePollFor: null })] },
+    'conversation.deleted': {
+      guard: 'isOpenConversation',
+      actions: emit({ type: 'navigation.requested' as const, conversationId: null }),
+    },
+    'notice.show': { actions: emit(({ event }) => event) },
+  },
+  states: {
+    drawer: {
+      initial: 'closed',
+      states: {
+        closed: { on: { 'drawer.open': 'open' } },
+        open: { tags: ['drawerOpen'], on: { 'drawer.close': 'closed' } },
+      },
+    },
+    panel: {
+      initial: 'expanded',
+      states: {
+        expanded: { on: { 'panel.collapse': 'collapsed' } },
+        collapsed: { tags: ['panelCollapsed'], on: { 'panel.expand': 'expanded' } },
+      },
+    },
+  },
+});
+
+export type ChatScreenMachine = typeof chatScreenMachine;
+
+/** The header's title: the list's (freshest: renames, the polled title), else the one loaded with the messages. */
+export function headerTitle(conversationId: string | null, listed: string | undefined, loaded: string | null): string | null {
+  if (conversationId === null) return null;
+  return listed ?? loaded ?? DEFAULT_CONVERSATION_TITLE;
+}

@@ -1,0 +1,244 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
+import type { Feature } from '../../contract/features';
+import { chatScreenMachine, headerTitle, type ChatScreenEmitted, type ChatScreenInput } from '../../machines/chat-screen.machine';
+import { titlePollInput } from '../../machines/title-poll.machine';
+import { runModelTest } from './support/run-model';
+
+type Snap = SnapshotFrom<typeof chatScreenMachine>;
+type Ev = EventFrom<typeof chatScreenMachine>;
+
+const premium: Feature[] = ['browsing', 'image_generation', 'reasoning'];
+const basic: Feature[] = ['browsing', 'reasoning'];
+
+/** What each fake child was told; the title polls started (input) and stopped. */
+let told: { send: EventObject[]; list: EventObject[] } = { send: [], list: [] };
+let sendInputs: unknown[] = [];
+let polls: Array<{ input: unknown; stopped: boolean }> = [];
+let emitted: ChatScreenEmitted[] = [];
+let seen = { send: 0, list: 0, emitted: 0, polls: 0 };
+let prev: Snap | null = null;
+
+const recorder = (name: 'send' | 'list') =>
+  fromCallback<EventObject, unknown>(({ receive, input }) => {
+    if (name === 'send') sendInputs.push(input);
+    receive((event) => told[name].push(event));
+  });
+
+const testMachine = () =>
+  chatScreenMachine.provide({
+    actors: {
+      send: recorder('send') as never,
+      list: recorder('list') as never,
+      titlePoll: fromCallback<EventObject, unknown>(({ input }) => {
+        const poll = { input, stopped: false };
+        polls.push(poll);
+        return () => {
+          poll.stopped = true;
+        };
+      }) as never,
+    },
+  });
+
+function eventsFor(s: Snap): Ev[] {
+  const events: Ev[] = [
+    { type: 'route.changed', conversationId: null },
+    { type: 'route.changed', conversationId: 'c1' },
+    { type: 'route.changed', conversationId: 'c2' },
+    { type: 'message.submit', text: 'Hello' },
+    { type: 'message.edit', messageId: 'm1', text: 'Hello again' },
+    { type: 'messages.refresh' },
+    { type: 'option.toggle', feature: 'browsing' },
+    { type: 'option.toggle', feature: 'imageGeneration' },
+    { type: 'reasoning.toggle' },
+    { type: 'entitlements.changed', entitlements: s.context.entitlements.length === 3 ? basic : premium },
+    { type: 'search.change', text: 'trip' },
+    { type: 'list.loadMore' },
+    { type: 'search.loadMore' },
+    { type: 'conversation.rename', id: 'c1', title: 'Renamed' },
+    { type: 'conversation.delete', id: 'c1' },
+    { type: 'conversation.created', conversationId: 'c1' },
+    { type: 'exchange.completed', conversationId: 'c1', messageCount: 2 },
+    { type: 'exchange.completed', conversationId: 'c1', messageCount: 4 },
+    { type: 'xstate.done.actor.titlePoll', output: { status: 'finished', value: 'Trip to Penang', error: null, attempts: 3 } } as never,
+    { type: 'xstate.done.actor.titlePoll', output: { status: 'gaveUp', value: 'New Conversation', error: null, attempts: 20 } } as never,
+    { type: 'conversation.deleted', id: 'c1' },
+    { type: 'notice.show', tone: 'success', text: 'Conversation deleted successfully' },
+  ];
+  if (s.matches({ drawer: 'closed' })) events.push({ type: 'drawer.open' });
+  else events.push({ type: 'drawer.close' });
+  if (s.matches({ panel: 'expanded' })) events.push({ type: 'panel.collapse' });
+  else events.push({ type: 'panel.expand' });
+  return events;
+}
+
+const key = (s: Snap) =>
+  JSON.stringify([s.value, s.context.conversationId, s.context.titlePollFor !== null, s.context.entitlements.length]);
+
+function checkStep(s: Snap, e: { type: string } | null) {
+  const p = prev;
+  const event = e as Ev | null;
+  const fresh = {
+    send: told.send.slice(seen.send),
+    list: told.list.slice(seen.list),
+    emitted: emitted.slice(seen.emitted),
+    polls: polls.slice(seen.polls),
+  };
+  seen = { send: told.send.length, list: told.list.length, emitted: emitted.length, polls: polls.length };
+  const { options, entitlements } = s.context;
+
+  // Invariants: tags mirror the regions; options exclude each other and stay within the package.
+  expect(s.hasTag('drawerOpen')).toBe(s.matches({ drawer: 'open' }));
+  expect(s.hasTag('panelCollapsed')).toBe(s.matches({ panel: 'collapsed' }));
+  expect(options.browsing && options.imageGeneration).toBe(false);
+  if (!entitlements.includes('image_generation')) expect(options.imageGeneration).toBe(false);
+  if (!entitlements.includes('reasoning')) expect(options.reasoningEffort).toBe('low');
+  // The send child started once, with the conversation of the URL at start.
+  expect(sendInputs).toHaveLength(1);
+  // At most one title poll runs, for the conversation named in context.
+  const running = polls.filter((x) => !x.stopped);
+  expect(running.length).toBe(s.context.titlePollFor === null ? running.length : 1);
+  if (s.context.titlePollFor !== null) expect(running.at(-1)!.input).toEqual(titlePollInput(s.context.titlePollFor));
+
+  const nothingElse = (except: Array<keyof typeof fresh>) => {
+    for (const k of Object.keys(fresh) as Array<keyof typeof fresh>) if (!except.includes(k)) expect(fresh[k], k).toEqual([]);
+  };
+
+  if (!p || !event) return;
+  switch (event.type) {
+    case 'route.changed':
+      expect(fresh.send).toEqual([{ type: 'conversation.open', conversationId: event.conversationId }]);
+      expect(s.matches({ drawer: 'closed' })).toBe(true);
+      expect(s.context.conversationId).toBe(event.conversationId);
+      // Leaving the polled conversation stops its poll.
+      if (p.context.titlePollFor !== null && p.context.titlePollFor !== event.conversationId) {
+        expect(s.context.titlePollFor).toBeNull();
+        expect(polls.every((x) => x.stopped)).toBe(true);
+      } else {
+        expect(s.context.titlePollFor).toBe(p.context.titlePollFor);
+      }
+      nothingElse(['send']);
+      break;
+    case 'message.submit':
+    case 'message.edit':
+      // The options chosen travel with the text.
+      expect(fresh.send).toEqual([{ ...event, ...p.context.options }]);
+      nothingElse(['send']);
+      break;
+    case 'messages.refresh':
+      expect(fresh.send).toEqual([event]);
+      nothingElse(['send']);
+      break;
+    case 'option.toggle': {
+      const entitled = p.context.entitlements.includes(event.feature === 'browsing' ? 'browsing' : 'image_generation');
+      if (entitled) expect(options[event.feature]).toBe(!p.context.options[event.feature]);
+      else expect(options).toEqual(p.context.options);
+      expect(s.can(event)).toBe(entitled);
+      nothingElse([]);
+      break;
+    }
+    case 'reasoning.toggle':
+      expect(options.reasoningEffort).toBe(p.context.options.reasoningEffort === 'low' ? 'medium' : 'low');
+      nothingElse([]);
+      break;
+    case 'entitlements.changed':
+      expect(entitlements).toEqual(event.entitlements);
+      nothingElse([]);
+      break;
+    case 'search.change':
+    case 'list.loadMore':
+    case 'search.loadMore':
+    case 'conversation.rename':
+    case 'conversation.delete':
+      expect(fresh.list).toEqual([event]);
+      nothingElse(['list']);
+      break;
+    case 'conversation.created':
+      expect(fresh.list).toEqual([{ type: 'list.refresh' }]);
+      expect(fresh.emitted).toEqual([{ type: 'navigation.requested', conversationId: 'c1' }]);
+      nothingElse(['list', 'emitted']);
+      break;
+    case 'exchange.completed':
+      expect(fresh.list).toEqual([{ type: 'list.refresh' }]);
+      if (event.messageCount === 2) {
+        expect(fresh.polls.map((x) => x.input)).toEqual([titlePollInput('c1')]);
+        expect(s.context.titlePollFor).toBe('c1');
+      } else {
+        expect(fresh.polls).toEqual([]);
+      }
+      expect(fresh.emitted).toEqual([]);
+      break;
+    case 'xstate.done.actor.titlePoll': {
+      const output = (event as unknown as { output: { status: string; value: string } }).output;
+      if (output.status === 'finished' && p.context.titlePollFor) {
+        expect(fresh.list).toEqual([{ type: 'conversation.patch', id: p.context.titlePollFor, patch: { title: 'Trip to Penang' } }]);
+      } else {
+        expect(fresh.list).toEqual([]);
+      }
+      expect(s.context.titlePollFor).toBeNull();
+      break;
+    }
+    case 'conversation.deleted':
+      expect(fresh.emitted).toEqual(p.context.conversationId === 'c1' ? [{ type: 'navigation.requested', conversationId: null }] : []);
+      nothingElse(['emitted']);
+      break;
+    case 'notice.show':
+      expect(fresh.emitted).toEqual([event]);
+      nothingElse(['emitted']);
+      break;
+    default:
+      nothingElse([]);
+  }
+}
+
+const inputs: ChatScreenInput[] = [
+  { conversationId: null, entitlements: premium },
+  { conversationId: 'c1', entitlements: basic },
+];
+
+runModelTest({
+  name: 'chat-screen',
+  machine: chatScreenMachine,
+  testMachine,
+  onActor: (actor) => {
+    told = { send: [], list: [] };
+    sendInputs = [];
+    polls = [];
+    emitted = [];
+    seen = { send: 0, list: 0, emitted: 0, polls: 0 };
+    prev = null;
+    actor.on('*', (ev) => emitted.push(ev as ChatScreenEmitted));
+  },
+  inputs,
+  events: eventsFor,
+  key,
+  simpleKey: (s) => JSON.stringify(s.value),
+  checks: {
+    drawer: (s, e) => {
+      checkStep(s, e);
+      prev = s;
+    },
+  },
+});
+
+describe('chat-screen (examples)', () => {
+  it('starts with the options the package allows, and drops them when the package changes', () => {
+    const actor = createActor(testMachine(), { input: { conversationId: null, entitlements: premium } }).start();
+    actor.send({ type: 'option.toggle', feature: 'imageGeneration' });
+    actor.send({ type: 'reasoning.toggle' });
+    expect(actor.getSnapshot().context.options).toEqual({ browsing: false, imageGeneration: true, reasoningEffort: 'medium' });
+    actor.send({ type: 'option.toggle', feature: 'browsing' });
+    expect(actor.getSnapshot().context.options).toMatchObject({ browsing: true, imageGeneration: false });
+    actor.send({ type: 'option.toggle', feature: 'imageGeneration' });
+    actor.send({ type: 'entitlements.changed', entitlements: ['browsing'] });
+    expect(actor.getSnapshot().context.options).toEqual({ browsing: false, imageGeneration: false, reasoningEffort: 'low' });
+    expect(actor.getSnapshot().can({ type: 'reasoning.toggle' })).toBe(false);
+  });
+
+  it('names the header from the list first, then the loaded title', () => {
+    expect(headerTitle(null, 'x', 'y')).toBeNull();
+    expect(headerTitle('c1', 'Listed', 'Loaded')).toBe('Listed');
+    expect(headerTitle('c1', undefined, 'Loaded')).toBe('Loaded');
+    expect(headerTitle('c1', undefined, null)).toBe('New Conversation');
+  });
+});
