@@ -1,3 +1,4 @@
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -6,8 +7,54 @@ import globals from 'globals';
 // Import boundaries from ARCHITECTURE.md, enforced where it is cheap.
 const noImport = (...groups) => ['error', { patterns: groups.map((g) => ({ group: g.group, message: g.message })) }];
 
+const SERVER_NOT_SRC = { group: ['**/src/**', 'react', 'react-dom', 'react-*'], message: 'server/ never imports src/ or React.' };
+
+/**
+ * A feature of the SPA (src/features/<a>/) never imports another feature (src/features/<b>/) nor the app shell
+ * (src/app/): shared pieces move to src/ui or src/lib. Relative import paths are resolved against the importing
+ * file, so `../chat/x` from src/features/auth/ is caught however it is spelled.
+ */
+const featureBoundaries = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'A feature imports neither another feature nor src/app/.' },
+    messages: {
+      otherFeature: "src/features/{{from}}/ does not import src/features/{{to}}/: move what both need to src/ui or src/lib.",
+      app: 'src/features/ does not import src/app/: the app shell imports features, never the other way round.',
+    },
+    schema: [],
+  },
+  create(context) {
+    const cwd = context.cwd;
+    const file = path.relative(cwd, context.filename).split(path.sep).join('/');
+    const own = /^src\/features\/([^/]+)\//.exec(file);
+    if (!own) return {};
+    const check = (source) => {
+      if (!source || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
+      const target = path
+        .relative(cwd, path.resolve(path.dirname(context.filename), source.value))
+        .split(path.sep)
+        .join('/');
+      const feature = /^src\/features\/([^/]+)(\/|$)/.exec(target);
+      if (feature && feature[1] !== own[1]) {
+        context.report({ node: source, messageId: 'otherFeature', data: { from: own[1], to: feature[1] } });
+      } else if (target === 'src/app' || target.startsWith('src/app/')) {
+        context.report({ node: source, messageId: 'app' });
+      }
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+
+const tanya = { rules: { 'feature-boundaries': featureBoundaries } };
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'dev-dist/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'dev-dist/**', 'dist-*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -19,10 +66,11 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks },
+    plugins: { 'react-hooks': reactHooks, tanya },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      'tanya/feature-boundaries': 'error',
       'no-restricted-imports': [
         'error',
         {
@@ -34,10 +82,36 @@ export default tseslint.config(
   },
   {
     files: ['server/**/*.ts'],
+    rules: { 'no-restricted-imports': noImport(SERVER_NOT_SRC) },
+  },
+  {
+    files: ['server/services/**/*.ts'],
     rules: {
-      'no-restricted-imports': noImport(
-        { group: ['**/src/**', 'react', 'react-dom', 'react-*'], message: 'server/ never imports src/ or React.' },
-      ),
+      'no-restricted-imports': noImport(SERVER_NOT_SRC, {
+        group: ['**/http/**', '**/http'],
+        message: 'Services never import server/http/: throw a domain error (server/services/errors.ts) instead.',
+      }),
+    },
+  },
+  // Kysely code lives in server/db/ only. Services may name its types (to pass a handle or a transaction along);
+  // routes and http not even that. Server tests read the database directly to check what was stored.
+  {
+    files: ['**/*.{ts,tsx}'],
+    ignores: ['server/db/**', 'test/server/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'kysely', allowTypeImports: true, message: 'Kysely code lives in server/db/ (repositories, server/db/transaction.ts).' }] },
+      ],
+    },
+  },
+  {
+    files: ['server/routes/**/*.ts', 'server/http/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'kysely', message: 'Routes and http never import kysely: call a service.' }] },
+      ],
     },
   },
   {
@@ -54,6 +128,12 @@ export default tseslint.config(
       'no-restricted-imports': noImport(
         { group: ['**/src/**', '**/server/**', '**/machines/**', 'xstate', 'react'], message: 'contract/ imports only zod.' },
       ),
+      // No barrels: import from the file that defines the thing (barrels pulled chat-only code into the login chunk).
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportAllDeclaration', message: 'No barrel re-exports in contract/: import from the defining file.' },
+        { selector: 'ExportNamedDeclaration[source]', message: 'No barrel re-exports in contract/: import from the defining file.' },
+      ],
     },
   },
 );

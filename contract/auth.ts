@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requestBody } from './fields';
 import { user } from './user';
 
 export const email = z
@@ -15,9 +16,12 @@ export const newPassword = z
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
-export const loginRequest = z.object({
+export const loginRequest = requestBody({
   email,
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(PASSWORD_MAX_LENGTH),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 
@@ -30,14 +34,19 @@ export type LoginResponse = z.infer<typeof loginResponse>;
 export const refreshResponse = tokens;
 export type RefreshResponse = z.infer<typeof refreshResponse>;
 
-export const logoutRequest = z.object({ refresh_token: z.string().max(512).optional() });
+export const logoutRequest = requestBody({
+  refresh_token: z.string({ error: 'refresh_token must be text' }).max(512, 'refresh_token is too long').optional(),
+});
 export type LogoutRequest = z.infer<typeof logoutRequest>;
 
-export const requestResetPasswordRequest = z.object({ email });
+export const requestResetPasswordRequest = requestBody({ email });
 export type RequestResetPasswordRequest = z.infer<typeof requestResetPasswordRequest>;
 
-export const resetPasswordRequest = z.object({
-  token: z.string({ error: 'Invalid or missing reset token' }).min(1, 'Invalid or missing reset token').max(512),
+export const resetPasswordRequest = requestBody({
+  token: z
+    .string({ error: 'Invalid or missing reset token' })
+    .min(1, 'Invalid or missing reset token')
+    .max(512, 'Invalid or missing reset token'),
   new_password: newPassword,
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;

@@ -15,6 +15,7 @@ export const MESSAGE_TOO_LONG = `Message cannot be more than ${MESSAGE_MAX_LENGT
 export const TITLE_EMPTY = 'Conversation title cannot be empty';
 export const TITLE_TOO_LONG = `Conversation title cannot be more than ${TITLE_MAX_LENGTH} characters`;
 export const SEARCH_TOO_SHORT = 'Type at least 3 characters to search...';
+export const BROWSING_WITH_IMAGES = 'Web browsing and image generation cannot be used together.';
 export const CONVERSATION_BUSY = 'This conversation is still answering. Wait for the reply to finish.';
 
 

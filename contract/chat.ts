@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  BROWSING_WITH_IMAGES,
   CONVERSATION_PAGE_SIZE,
   MESSAGE_EMPTY,
   MESSAGE_MAX_LENGTH,
@@ -11,14 +12,21 @@ import {
   TITLE_MAX_LENGTH,
   TITLE_TOO_LONG,
 } from './chat-constants';
-
+import { choiceField, idField, pageField, pageSizeField, queryText, requestBody, switchField } from './fields';
 
 export const reasoningEfforts = ['low', 'medium'] as const;
-export const reasoningEffort = z.enum(reasoningEfforts);
+export const reasoningEffort = choiceField('reasoning_effort', reasoningEfforts);
 export type ReasoningEffort = z.infer<typeof reasoningEffort>;
 
 export const senders = ['user', 'Assistant'] as const;
-export const sender = z.enum(senders);
+/**
+ * Rows written by the previous system say 'assistant': every reader (the server's responses, the SPA parsing them)
+ * sees 'Assistant'. A codec rather than a transform, so the server's response serializer can encode it back.
+ */
+export const sender = z.codec(z.enum(['user', 'Assistant', 'assistant']), z.enum(senders), {
+  decode: (value) => (value === 'assistant' ? 'Assistant' : value),
+  encode: (value) => value,
+});
 export type Sender = z.infer<typeof sender>;
 
 /** streaming: the reply is still being written (server-side, even with no client attached). */
@@ -46,14 +54,11 @@ export const chatMessage = z.object({
 });
 export type ChatMessage = z.infer<typeof chatMessage>;
 
-const page = z.coerce.number().int().min(1).max(100_000).default(1);
-const pageSize = (def: number) => z.coerce.number().int().min(1).max(100).default(def);
-
 export const conversationListQuery = z.object({
-  page,
-  page_size: pageSize(CONVERSATION_PAGE_SIZE),
+  page: pageField(),
+  page_size: pageSizeField(CONVERSATION_PAGE_SIZE),
   /** The spec lists it on this call too: the same as /search when given (3 characters or more). */
-  search: z.string().trim().max(200).optional(),
+  search: queryText('search', 200).optional(),
 });
 export type ConversationListQuery = z.input<typeof conversationListQuery>;
 
@@ -72,8 +77,8 @@ export const conversationSearchQuery = z.object({
     .trim()
     .min(SEARCH_MIN_CHARS, SEARCH_TOO_SHORT)
     .max(200, 'Search text cannot be more than 200 characters'),
-  page,
-  page_size: pageSize(SEARCH_PAGE_SIZE),
+  page: pageField(),
+  page_size: pageSizeField(SEARCH_PAGE_SIZE),
 });
 export type ConversationSearchQuery = z.input<typeof conversationSearchQuery>;
 
@@ -97,18 +102,18 @@ export const renameQuery = z.object({
 });
 export type RenameQuery = z.input<typeof renameQuery>;
 
-export const sendMessageRequest = z.object({
-  conversation_id: z.string().min(1).max(100).nullable().default(null),
+export const sendMessageRequest = requestBody({
+  conversation_id: idField('conversation_id').nullable().default(null),
   message: z
     .string({ error: MESSAGE_EMPTY })
     .refine((m) => m.trim().length > 0, MESSAGE_EMPTY)
     .refine((m) => m.length <= MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG),
-  sender: z.literal('user').default('user'),
-  browsing: z.boolean().default(false),
-  image_generation: z.boolean().default(false),
-  message_id_to_edit: z.string().min(1).max(100).nullable().default(null),
+  sender: z.literal('user', { error: 'sender must be user' }).default('user'),
+  browsing: switchField('browsing').default(false),
+  image_generation: switchField('image_generation').default(false),
+  message_id_to_edit: idField('message_id_to_edit').nullable().default(null),
   reasoning_effort: reasoningEffort.default('low'),
-});
+}).refine((body) => !(body.browsing && body.image_generation), { error: BROWSING_WITH_IMAGES, path: ['image_generation'] });
 export type SendMessageRequest = z.input<typeof sendMessageRequest>;
 
 // --- The stream (text/event-stream), ARCHITECTURE.md "Chat streaming protocol" ---

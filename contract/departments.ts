@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageFields } from './envelope';
+import { choiceField, pageField, pageSizeField, queryText } from './fields';
 
 export const unit = z.object({ id: z.string(), name: z.string() });
 export type Unit = z.infer<typeof unit>;
@@ -10,12 +11,11 @@ export type Department = z.infer<typeof department>;
 export const DEPARTMENT_PAGE_SIZE = 10;
 
 export const departmentListQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: z.coerce.number().int().min(1).max(100).default(DEPARTMENT_PAGE_SIZE),
-  search: z.string().trim().max(100).optional(),
+  page: pageField(),
+  page_size: pageSizeField(DEPARTMENT_PAGE_SIZE),
+  search: queryText('search', 100).optional(),
   /** `paginate=false` returns every department of the organisation (Profile selects). */
-  paginate: z
-    .enum(['true', 'false'])
+  paginate: choiceField('paginate', ['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
 });

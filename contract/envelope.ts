@@ -5,12 +5,17 @@ export function successEnvelope<T extends z.ZodType>(data: T) {
   return z.object({ status: z.literal('success'), data, message: z.string().optional() });
 }
 
-/** Every failed API response. `detail` is the sentence a screen shows; `fields` names invalid inputs. */
+/**
+ * Every failed API response. `detail` is the sentence a screen shows; `fields` maps an invalid input's path
+ * (e.g. `page_size`, `items.0.name`) to its sentence; `code` names a case a screen handles specially
+ * (e.g. `subscription_expired`, `conversation_busy`).
+ */
 export const errorEnvelope = z.object({
   status: z.literal('error'),
   detail: z.string(),
   message: z.string(),
   fields: z.record(z.string(), z.string()).optional(),
+  code: z.string().optional(),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelope>;
 

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import fastifyCompress from '@fastify/compress';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { API_PREFIX } from '../contract/api-paths';
 import type { Config } from './config';
@@ -10,8 +10,10 @@ import { createAuthGuards } from './http/auth';
 import { installJsonParser } from './http/body';
 import { installErrorHandler } from './http/errors';
 import { isLoggerInstance, loggerOptions, type AppLogger } from './http/logger';
+import { registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
+import { installContractValidation } from './http/validation';
 import { createChatModel } from './llm/create-model';
 import type { ChatModel } from './llm/types';
 import { authRoutes } from './routes/auth';
@@ -39,6 +41,8 @@ export interface BuildAppOptions {
   streams?: StreamHub;
   /** false: silent; an options object: merged with the redaction rules; a logger instance: used as is. */
   logger?: AppLogger;
+  /** Sees every route as it is registered (tests compare them with the OpenAPI document). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** On close, replies still being written get this long to finish before they are cut off (and saved so). */
@@ -76,14 +80,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   };
   const guards = createAuthGuards(db, ctx.tokens);
 
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.decorateRequest('auth', null);
   installErrorHandler(app);
+  installContractValidation(app);
   installJsonParser(app);
   await registerSecurityHeaders(app);
   // A long conversation is a megabyte of JSON and the SPA's scripts are text: both shrink several times.
   // The chat stream is written to the raw socket (hijacked), so it is never buffered by compression.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 
+  // Before the routes: the document is built from every route registered after it.
+  await registerOpenApi(app);
   await app.register(
     async (api) => {
       await healthRoutes(api, ctx);

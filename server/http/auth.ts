@@ -1,11 +1,10 @@
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Role } from '../../contract/roles';
-import type { Database } from '../db/database';
-import { findUserWithClientStatus, type UserRecord } from '../db/repositories/users';
-import { INACTIVE_ACCOUNT, SUBSCRIPTION_INACTIVE } from '../services/access';
-import { AccessTokenError, type TokenService } from '../services/tokens';
-import { forbidden, HttpError, unauthorized } from './errors';
+import type { AppContext } from '../context';
+import type { UserRecord } from '../db/repositories/users';
+import { authenticateAccessToken } from '../services/access';
+import { ForbiddenError, UnauthenticatedError } from '../services/errors';
+import type { TokenService } from '../services/tokens';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,9 +13,18 @@ declare module 'fastify' {
   }
 }
 
+/** Route hooks (onRequest, so nobody unauthenticated gets as far as having a body parsed or validated). */
 export interface AuthGuards {
-  requireAuth: preHandlerAsyncHookHandler;
-  requireRole(...roles: Role[]): preHandlerAsyncHookHandler;
+  requireAuth: onRequestAsyncHookHandler;
+  requireRole(...roles: Role[]): onRequestAsyncHookHandler;
+}
+
+/** Every guard made here, so the OpenAPI document can mark the routes behind one (see openapi.ts). */
+const guards = new WeakMap<object, 'auth' | 'role'>();
+
+/** 'auth' for requireAuth, 'role' for a requireRole guard, undefined for anything else. */
+export function guardKind(hook: unknown): 'auth' | 'role' | undefined {
+  return typeof hook === 'function' ? guards.get(hook) : undefined;
 }
 
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -26,44 +34,25 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 /** The signed-in user, for handlers behind requireAuth/requireRole. */
 export function currentUser(request: FastifyRequest): UserRecord {
-  if (!request.auth) throw unauthorized();
+  if (!request.auth) throw new UnauthenticatedError();
   return request.auth;
 }
 
-export function createAuthGuards(db: Kysely<Database>, tokens: TokenService): AuthGuards {
-  // The user row is read on every request (not trusted from the token), so deactivation, role changes and
-  // organisation deactivation take effect at once.
-  async function authenticate(request: FastifyRequest): Promise<UserRecord> {
-    const token = bearerToken(request);
-    if (!token) throw unauthorized();
-    let sub: string;
-    try {
-      ({ sub } = await tokens.verifyAccessToken(token));
-    } catch (err) {
-      if (err instanceof AccessTokenError && err.reason === 'expired') throw unauthorized('Session expired');
-      throw unauthorized();
-    }
-    const found = await findUserWithClientStatus(db, sub);
-    if (!found) throw unauthorized();
-    const { client_status, ...user } = found;
-    if (user.status !== 'active') throw new HttpError(401, INACTIVE_ACCOUNT);
-    if (user.role !== 'superuser' && client_status !== 'active') {
-      throw new HttpError(401, SUBSCRIPTION_INACTIVE, { code: 'subscription_expired' });
-    }
-    return user;
-  }
-
+export function createAuthGuards(db: AppContext['db'], tokens: TokenService): AuthGuards {
   const requireAuth = async (request: FastifyRequest, _reply: FastifyReply) => {
-    request.auth = await authenticate(request);
+    request.auth = await authenticateAccessToken(db, tokens, bearerToken(request));
   };
+  guards.set(requireAuth, 'auth');
 
   return {
     requireAuth,
     requireRole(...roles) {
-      return async (request, reply) => {
+      const requireRole = async (request: FastifyRequest, reply: FastifyReply) => {
         await requireAuth(request, reply);
-        if (!roles.includes(currentUser(request).role)) throw forbidden();
+        if (!roles.includes(currentUser(request).role)) throw new ForbiddenError();
       };
+      guards.set(requireRole, 'role');
+      return requireRole;
     },
   };
 }

@@ -1,23 +1,18 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorEnvelope } from '../../contract/envelope';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  InvalidError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthenticatedError,
+  UnavailableError,
+} from '../services/errors';
 
-/** An error whose `detail` is safe to show to the person using the app. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly detail: string,
-    readonly extra: { fields?: Record<string, string>; code?: string; headers?: Record<string, string> } = {},
-  ) {
-    super(detail);
-  }
-}
-
-export const badRequest = (detail: string, fields?: Record<string, string>) => new HttpError(400, detail, { fields });
-export const unauthorized = (detail = 'Not authenticated') => new HttpError(401, detail);
-export const forbidden = (detail = 'You do not have permission to do this', code?: string) => new HttpError(403, detail, { code });
-export const notFound = (detail = 'Not found') => new HttpError(404, detail);
-
-export function errorBody(detail: string, extra: HttpError['extra'] = {}): ErrorEnvelope & { code?: string } {
+export function errorBody(detail: string, extra: { fields?: Record<string, string>; code?: string } = {}): ErrorEnvelope {
   return {
     status: 'error',
     detail,
@@ -25,6 +20,21 @@ export function errorBody(detail: string, extra: HttpError['extra'] = {}): Error
     ...(extra.fields ? { fields: extra.fields } : {}),
     ...(extra.code ? { code: extra.code } : {}),
   };
+}
+
+/** Each kind of domain error and its status code; the one place they meet HTTP. */
+const STATUS_OF: ReadonlyArray<[new (...args: never[]) => DomainError, number]> = [
+  [InvalidError, 400],
+  [UnauthenticatedError, 401],
+  [ForbiddenError, 403],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [RateLimitedError, 429],
+  [UnavailableError, 503],
+];
+
+function statusOf(err: DomainError): number {
+  return STATUS_OF.find(([kind]) => err instanceof kind)?.[1] ?? 500;
 }
 
 /** Fastify's own 4xx errors, reworded for people. */
@@ -36,11 +46,26 @@ const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Request body size did not match Content-Length',
 };
 
+/** `/items/0/name` (a validation issue's pointer) -> `items.0.name`; the whole input -> `_`. */
+function fieldKey(instancePath: string): string {
+  return instancePath.split('/').filter(Boolean).join('.') || '_';
+}
+
+/**
+ * The app's one error handler: domain errors to their status and the envelope, request validation (the contract's
+ * schemas) to 400 with the first issue's sentence as `detail` and `fields` = path -> first sentence for that path.
+ */
 export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
-    if (err instanceof HttpError) {
-      if (err.extra.headers) reply.headers(err.extra.headers);
-      return reply.code(err.statusCode).send(errorBody(err.detail, err.extra));
+  app.setErrorHandler((err: FastifyError | DomainError, request, reply) => {
+    if (err instanceof DomainError) {
+      if (err instanceof RateLimitedError) reply.header('Retry-After', String(err.retryAfterSeconds));
+      const fields = err instanceof InvalidError ? err.fields : undefined;
+      return reply.code(statusOf(err)).send(errorBody(err.detail, { fields, code: err.code }));
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string> = {};
+      for (const issue of err.validation) fields[fieldKey(issue.instancePath)] ??= issue.message ?? 'Invalid request';
+      return reply.code(400).send(errorBody(err.validation[0].message ?? 'Invalid request', { fields }));
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { paths } from '../../contract/api-paths';
 import {
   loginRequest,
@@ -8,39 +9,94 @@ import {
   requestResetPasswordRequest,
   resetPasswordRequest,
 } from '../../contract/auth';
-import { messageOnly } from '../../contract/envelope';
+import { messageOnly, successEnvelope } from '../../contract/envelope';
 import type { AppContext } from '../context';
 import { bearerToken } from '../http/auth';
 import { ok } from '../http/reply';
-import { parseBody } from '../http/validate';
-import { login, logout, PASSWORD_UPDATED, refresh, requestPasswordReset, resetPassword } from '../services/auth';
+import { errorResponses } from '../http/route-schema';
+import { LOGGED_OUT, login, logout, PASSWORD_UPDATED, refresh, requestPasswordReset, resetPassword } from '../services/auth';
 
 export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.post(paths.login, async (request) => {
-    const body = parseBody(loginRequest, request.body);
-    return ok(loginResponse, await login(ctx, body, request.ip));
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['auth'];
+
+  api.post(
+    paths.login,
+    {
+      schema: {
+        summary: 'Sign in with email and password',
+        description: 'Rate-limited per IP address and per email (429 with Retry-After).',
+        tags,
+        body: loginRequest,
+        response: { 200: successEnvelope(loginResponse), ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => ok(await login(ctx, request.body, request.ip)),
+  );
 
   // The refresh token is the bearer here; the access token is usually expired by now.
-  app.post(paths.refresh, async (request) => {
-    return ok(refreshResponse, await refresh(ctx, bearerToken(request)));
-  });
+  api.post(
+    paths.refresh,
+    {
+      schema: {
+        summary: 'Rotate the refresh token',
+        description:
+          'Send the refresh token as `Authorization: Bearer <refresh_token>`. It is single-use: a second use ends the whole session.',
+        tags,
+        response: { 200: successEnvelope(refreshResponse), ...errorResponses(401) },
+      },
+    },
+    async (request) => ok(await refresh(ctx, bearerToken(request))),
+  );
 
-  app.post(paths.logout, async (request) => {
-    const body = parseBody(logoutRequest, request.body);
-    await logout(ctx, body.refresh_token);
-    return ok(messageOnly, { message: 'Logged out' });
-  });
+  api.post(
+    paths.logout,
+    {
+      schema: {
+        summary: 'End the session of a refresh token',
+        description: 'Idempotent: an unknown or already ended session answers 200 too.',
+        tags,
+        body: logoutRequest,
+        response: { 200: successEnvelope(messageOnly), ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      await logout(ctx, request.body.refresh_token);
+      return ok({ message: LOGGED_OUT });
+    },
+  );
 
-  app.post(paths.requestResetPassword, async (request) => {
-    const body = parseBody(requestResetPasswordRequest, request.body);
-    const message = await requestPasswordReset(ctx, body.email, request.ip, request.log);
-    return ok(messageOnly, { message }, message);
-  });
+  api.post(
+    paths.requestResetPassword,
+    {
+      schema: {
+        summary: 'Mail a password-reset link',
+        description: 'The same answer for every email, known or not.',
+        tags,
+        body: requestResetPasswordRequest,
+        response: { 200: successEnvelope(messageOnly), ...errorResponses(400, 429) },
+      },
+    },
+    async (request) => {
+      const message = await requestPasswordReset(ctx, request.body.email, request.ip, request.log);
+      return ok({ message }, message);
+    },
+  );
 
-  app.post(paths.resetPassword, async (request) => {
-    const body = parseBody(resetPasswordRequest, request.body);
-    await resetPassword(ctx, body.token, body.new_password);
-    return ok(messageOnly, { message: PASSWORD_UPDATED }, PASSWORD_UPDATED);
-  });
+  api.post(
+    paths.resetPassword,
+    {
+      schema: {
+        summary: 'Choose a new password with a reset token',
+        description: 'Ends every session of the account.',
+        tags,
+        body: resetPasswordRequest,
+        response: { 200: successEnvelope(messageOnly), ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      await resetPassword(ctx, request.body.token, request.body.new_password);
+      return ok({ message: PASSWORD_UPDATED }, PASSWORD_UPDATED);
+    },
+  );
 }

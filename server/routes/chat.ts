@@ -1,96 +1,175 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { paths } from '../../contract/api-paths';
-import { conversation as conversationSchema, conversationList, conversationListQuery, conversationMessages, conversationSearchQuery, conversationSearchResult, renameQuery, sendMessageRequest, type StreamControl } from '../../contract/chat';
-import { SEARCH_MIN_CHARS } from '../../contract/chat-constants';
-import { messageOnly } from '../../contract/envelope';
+import {
+  conversation,
+  conversationList,
+  conversationListQuery,
+  conversationMessages,
+  conversationSearchQuery,
+  conversationSearchResult,
+  renameQuery,
+  sendMessageRequest,
+} from '../../contract/chat';
+import { messageOnly, successEnvelope } from '../../contract/envelope';
+import { idParams } from '../../contract/fields';
 import type { AppContext } from '../context';
 import { currentUser, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
+import { errorResponses } from '../http/route-schema';
 import { openEventStream, type EventStream } from '../http/sse';
-import { parseBody, parseInput } from '../http/validate';
 import {
   CONVERSATION_DELETED,
   CONVERSATION_RENAMED,
   conversationMessages as readConversationMessages,
   deleteConversation,
-  listConversations,
+  listOrSearchConversations,
   renameConversation,
   searchConversations,
 } from '../services/chat';
-import { startExchange, startReply } from '../services/chat-stream';
-import { enforceRateLimit } from '../services/rate-limit';
+import { startSend } from '../services/send-message';
 import type { ReplyEvent } from '../services/stream-hub';
 
-/** No length bound: an id too long to exist is simply not found (404), like any unknown id. */
-const idParams = z.object({ id: z.string().min(1) });
+/** The stream's 200, for the OpenAPI document (the route writes the raw socket itself, see sse.ts). */
+const replyStream = {
+  description:
+    'The reply as Server-Sent Events: first `data: {"conversation_id", "message_id", "user_message_id"}`, then ' +
+    '`data: "<JSON-encoded text delta>"` events, on failure `event: error` with `{"type": "llm" | "max-tokens" | "unknown", "message"}`, ' +
+    'and last `event: done` with `{"message_id", "usage": {"prompt_tokens", "completion_tokens"}}`.',
+  content: { 'text/event-stream': { schema: z.string().describe('Server-Sent Events') } },
+};
 
 export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: AuthGuards): Promise<void> {
-  const auth = { preHandler: guards.requireAuth };
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const auth = guards.requireAuth;
+  const tags = ['chat'];
 
-  app.get(paths.conversations, auth, async (request) => {
-    const query = parseInput(conversationListQuery, request.query);
-    const paging = { page: query.page, pageSize: query.page_size };
-    const userId = currentUser(request).id;
-    // Shorter text is a search still being typed: the spec shows the normal list until 3 characters.
-    const list =
-      query.search && query.search.length >= SEARCH_MIN_CHARS
-        ? await searchConversations(ctx.db, userId, query.search, paging)
-        : await listConversations(ctx.db, userId, paging);
-    return ok(conversationList, list);
-  });
+  api.get(
+    paths.conversations,
+    {
+      onRequest: auth,
+      schema: {
+        summary: 'My conversations, latest activity first',
+        description: 'With `search` of 3 characters or more: the same as /chat/conversations/search.',
+        tags,
+        querystring: conversationListQuery,
+        response: { 200: successEnvelope(conversationList), ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const { page, page_size, search } = request.query;
+      return ok(await listOrSearchConversations(ctx.db, currentUser(request).id, search, { page, pageSize: page_size }));
+    },
+  );
 
-  app.get(paths.conversationSearch, auth, async (request) => {
-    const query = parseInput(conversationSearchQuery, request.query);
-    const found = await searchConversations(ctx.db, currentUser(request).id, query.query, { page: query.page, pageSize: query.page_size });
-    return ok(conversationSearchResult, found);
-  });
+  api.get(
+    paths.conversationSearch,
+    {
+      onRequest: auth,
+      schema: {
+        summary: 'Search my conversations (titles and messages, by word prefix)',
+        tags,
+        querystring: conversationSearchQuery,
+        response: { 200: successEnvelope(conversationSearchResult), ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const { query, page, page_size } = request.query;
+      return ok(await searchConversations(ctx.db, currentUser(request).id, query, { page, pageSize: page_size }));
+    },
+  );
 
-  app.get(paths.conversationMessages, auth, async (request) => {
-    const { id } = parseInput(idParams, request.params);
-    return ok(conversationMessages, await readConversationMessages(ctx.db, currentUser(request).id, id, 'all'));
-  });
+  api.get(
+    paths.conversationMessages,
+    {
+      onRequest: auth,
+      schema: {
+        summary: 'A conversation with all its messages, oldest first',
+        tags,
+        params: idParams,
+        response: { 200: successEnvelope(conversationMessages), ...errorResponses(404) },
+      },
+    },
+    async (request) => ok(await readConversationMessages(ctx.db, currentUser(request).id, request.params.id, 'all')),
+  );
 
-  app.get(paths.conversationRecentMessages, auth, async (request) => {
-    const { id } = parseInput(idParams, request.params);
-    return ok(conversationMessages, await readConversationMessages(ctx.db, currentUser(request).id, id, 'recent'));
-  });
+  api.get(
+    paths.conversationRecentMessages,
+    {
+      onRequest: auth,
+      schema: {
+        summary: 'A conversation with its latest 20 messages, oldest first',
+        tags,
+        params: idParams,
+        response: { 200: successEnvelope(conversationMessages), ...errorResponses(404) },
+      },
+    },
+    async (request) => ok(await readConversationMessages(ctx.db, currentUser(request).id, request.params.id, 'recent')),
+  );
 
-  app.delete(paths.conversation, auth, async (request) => {
-    const { id } = parseInput(idParams, request.params);
-    await deleteConversation(ctx.db, currentUser(request).id, id);
-    return ok(messageOnly, { message: CONVERSATION_DELETED }, CONVERSATION_DELETED);
-  });
+  api.delete(
+    paths.conversation,
+    {
+      onRequest: auth,
+      schema: {
+        summary: 'Delete a conversation with its messages',
+        tags,
+        params: idParams,
+        response: { 200: successEnvelope(messageOnly), ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      await deleteConversation(ctx.db, currentUser(request).id, request.params.id);
+      return ok({ message: CONVERSATION_DELETED }, CONVERSATION_DELETED);
+    },
+  );
 
-  app.patch(paths.conversationRename, auth, async (request) => {
-    const { id } = parseInput(idParams, request.params);
-    const { title } = parseInput(renameQuery, request.query);
-    const renamed = await renameConversation(ctx.db, currentUser(request).id, id, title);
-    return ok(conversationSchema, renamed, CONVERSATION_RENAMED);
-  });
+  api.patch(
+    paths.conversationRename,
+    {
+      onRequest: auth,
+      schema: {
+        summary: 'Rename a conversation',
+        tags,
+        params: idParams,
+        querystring: renameQuery,
+        response: { 200: successEnvelope(conversation), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const renamed = await renameConversation(ctx.db, currentUser(request).id, request.params.id, request.query.title);
+      return ok(renamed, CONVERSATION_RENAMED);
+    },
+  );
 
-  // Refusals (400, 404, 409) answer as JSON before the stream opens; after that, failures are stream events.
-  app.post(paths.messages, auth, async (request, reply) => {
-    const body = parseBody(sendMessageRequest, request.body);
-    const user = currentUser(request);
-    await enforceRateLimit(ctx.rateLimits, `messages:user:${user.id}`, ctx.config.rateLimits.messagesPerUser, 'messages');
-    const exchange = await startExchange(ctx, user, body);
-    const streamId = startReply(ctx, { user, exchange, reasoningEffort: body.reasoning_effort });
-
-    const stream = openEventStream(reply);
-    const control: StreamControl = {
-      conversation_id: exchange.conversation.id,
-      message_id: exchange.reply.id,
-      user_message_id: exchange.userMessage.id,
-    };
-    stream.send(control);
-    // Leaving only stops the delivery: the reply goes on being written and saved.
-    const unsubscribe = ctx.streams.subscribe(streamId, {
-      onEvent: (event) => sendReplyEvent(stream, event),
-      onEnd: () => stream.end(),
-    });
-    stream.onClose(unsubscribe);
-  });
+  // Refusals (400, 403, 404, 409, 429) answer as JSON before the stream opens; after that, failures are stream events.
+  api.post(
+    paths.messages,
+    {
+      onRequest: auth,
+      schema: {
+        summary: 'Ask a question (or edit one) and stream the reply',
+        description:
+          'A client that disconnects loses nothing: the reply is finished and saved on the server. ' +
+          'A second question into a conversation that is still answering gets 409.',
+        tags,
+        body: sendMessageRequest,
+        response: { 200: replyStream, ...errorResponses(400, 403, 404, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { control, streamId } = await startSend(ctx, currentUser(request), request.body);
+      const stream = openEventStream(reply);
+      stream.send(control);
+      // Leaving only stops the delivery: the reply goes on being written and saved.
+      const unsubscribe = ctx.streams.subscribe(streamId, {
+        onEvent: (event) => sendReplyEvent(stream, event),
+        onEnd: () => stream.end(),
+      });
+      stream.onClose(unsubscribe);
+    },
+  );
 }
 
 function sendReplyEvent(stream: EventStream, event: ReplyEvent): void {

@@ -1,18 +1,24 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { paths } from '../../contract/api-paths';
+import { successEnvelope } from '../../contract/envelope';
+import { health } from '../../contract/health';
 import type { AppContext } from '../context';
-import { HttpError } from '../http/errors';
+import { ok } from '../http/reply';
+import { errorResponses } from '../http/route-schema';
+import { checkHealth } from '../services/health';
 
-/** Liveness and readiness in one: answers 200 only when the database answers too (load balancers, the e2e runner). */
 export async function healthRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get(paths.health, async () => {
-    try {
-      await sql`select 1`.execute(ctx.db);
-    } catch (err) {
-      app.log.error({ err }, 'health check: database unreachable');
-      throw new HttpError(503, 'Database unreachable');
-    }
-    return { status: 'success' as const, data: { status: 'ok' } };
-  });
+  app.withTypeProvider<ZodTypeProvider>().get(
+    paths.health,
+    {
+      schema: {
+        summary: 'Liveness and readiness',
+        description: 'Answers 200 only when the database answers too (load balancers, the end-to-end runner).',
+        tags: ['health'],
+        response: { 200: successEnvelope(health), ...errorResponses(503) },
+      },
+    },
+    async (request) => ok(await checkHealth(ctx, request.log)),
+  );
 }

@@ -2,8 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
 import { findClientById } from '../db/repositories/clients';
 import { findActiveSubscription } from '../db/repositories/subscriptions';
-import type { UserRecord } from '../db/repositories/users';
+import { findUserWithClientStatus, type UserRecord } from '../db/repositories/users';
 import { isoNow } from '../db/timestamps';
+import { UnauthenticatedError } from './errors';
+import { AccessTokenError, type TokenService } from './tokens';
 
 export const INACTIVE_ACCOUNT = 'Your account is inactive. Please contact your administrator.';
 export const UNVERIFIED_ACCOUNT = 'Your account is not activated yet. Please check your email for the activation link.';
@@ -28,4 +30,31 @@ export async function sessionBlock(db: Kysely<Database>, user: UserRecord): Prom
     client?.status === 'active' ? await findActiveSubscription(db, client.id, isoNow()) : undefined;
   if (!subscription) return { detail: SUBSCRIPTION_INACTIVE, code: 'subscription_expired' };
   return null;
+}
+
+/**
+ * The user an access token belongs to, read from the database on every request (not trusted from the token), so
+ * deactivation, role changes and organisation deactivation take effect at once. Throws UnauthenticatedError.
+ */
+export async function authenticateAccessToken(
+  db: Kysely<Database>,
+  tokens: TokenService,
+  token: string | undefined,
+): Promise<UserRecord> {
+  if (!token) throw new UnauthenticatedError();
+  let sub: string;
+  try {
+    ({ sub } = await tokens.verifyAccessToken(token));
+  } catch (err) {
+    if (err instanceof AccessTokenError && err.reason === 'expired') throw new UnauthenticatedError('Session expired');
+    throw new UnauthenticatedError();
+  }
+  const found = await findUserWithClientStatus(db, sub);
+  if (!found) throw new UnauthenticatedError();
+  const { client_status, ...user } = found;
+  if (user.status !== 'active') throw new UnauthenticatedError(INACTIVE_ACCOUNT);
+  if (user.role !== 'superuser' && client_status !== 'active') {
+    throw new UnauthenticatedError(SUBSCRIPTION_INACTIVE, 'subscription_expired');
+  }
+  return user;
 }

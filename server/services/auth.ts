@@ -1,9 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import { randomUUID } from 'node:crypto';
 import type { LoginRequest, LoginResponse, Tokens } from '../../contract/auth';
 import type { AppContext } from '../context';
-import type { Database } from '../db/database';
 import {
   findPasswordResetByHash,
   insertPasswordReset,
@@ -11,7 +8,6 @@ import {
 } from '../db/repositories/password-resets';
 import {
   findRefreshTokenByHash,
-  insertRefreshToken,
   markRefreshTokenUsed,
   revokeRefreshTokenFamily,
   revokeUserRefreshTokens,
@@ -21,37 +17,25 @@ import {
   findUserById,
   normaliseEmail,
   updateUserPassword,
-  type UserRecord,
 } from '../db/repositories/users';
 import { isoFromNow, isoNow } from '../db/timestamps';
-import { badRequest, forbidden, HttpError, unauthorized } from '../http/errors';
+import { inTransaction } from '../db/transaction';
 import { sessionBlock } from './access';
+import { InvalidError, UnauthenticatedError } from './errors';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
 import { enforceRateLimit } from './rate-limit';
 import { passwordResetMail } from './reset-mail';
+import { issueSession, issueTokens } from './session';
 import { newOpaqueToken, sha256Hex } from './tokens';
-import { toUserView } from './user-view';
 
-const DAY_MS = 86_400_000;
 const RESET_TOKEN_TTL_MS = 3_600_000;
 
 export const WRONG_CREDENTIALS = 'Incorrect email or password';
 export const SESSION_EXPIRED = 'Session expired';
 export const RESET_REQUESTED = 'If an account exists for that email, password reset instructions have been sent.';
+export const LOGGED_OUT = 'Logged out';
 export const PASSWORD_UPDATED = 'Your password has been successfully updated';
 export const INVALID_RESET_TOKEN = 'Invalid or expired reset token';
-
-async function issueTokens(ctx: AppContext, db: Kysely<Database>, user: UserRecord, familyId: string): Promise<Tokens> {
-  const refresh = newOpaqueToken();
-  await insertRefreshToken(db, {
-    user_id: user.id,
-    family_id: familyId,
-    token_hash: refresh.hash,
-    expires_at: isoFromNow(ctx.config.refreshTokenTtlDays * DAY_MS),
-  });
-  const access_token = await ctx.tokens.signAccessToken({ sub: user.id, role: user.role, client_id: user.client_id });
-  return { access_token, refresh_token: refresh.token };
-}
 
 export async function login(ctx: AppContext, input: LoginRequest, ip: string): Promise<LoginResponse> {
   const email = normaliseEmail(input.email);
@@ -63,41 +47,36 @@ export async function login(ctx: AppContext, input: LoginRequest, ip: string): P
   const passwordOk = user?.password_hash
     ? await verifyPassword(user.password_hash, input.password)
     : await verifyAgainstDummy(input.password);
-  if (!user || !passwordOk) throw unauthorized(WRONG_CREDENTIALS);
-
-  const block = await sessionBlock(ctx.db, user);
-  if (block) throw forbidden(block.detail, block.code);
-
-  const tokens = await issueTokens(ctx, ctx.db, user, randomUUID());
-  return { ...tokens, user: await toUserView(ctx.db, user) };
+  if (!user || !passwordOk) throw new UnauthenticatedError(WRONG_CREDENTIALS);
+  return issueSession(ctx, user);
 }
 
 /** Rotates a refresh token. Any second use of a token revokes its whole family (stolen-token detection). */
 export async function refresh(ctx: AppContext, presented: string | undefined): Promise<Tokens> {
-  if (!presented) throw unauthorized();
+  if (!presented) throw new UnauthenticatedError();
   const row = await findRefreshTokenByHash(ctx.db, sha256Hex(presented));
-  if (!row) throw unauthorized();
+  if (!row) throw new UnauthenticatedError();
   if (row.used_at || row.revoked_at) {
     await revokeRefreshTokenFamily(ctx.db, row.family_id);
-    throw unauthorized(SESSION_EXPIRED);
+    throw new UnauthenticatedError(SESSION_EXPIRED);
   }
-  if (row.expires_at <= isoNow()) throw unauthorized(SESSION_EXPIRED);
+  if (row.expires_at <= isoNow()) throw new UnauthenticatedError(SESSION_EXPIRED);
 
   const user = await findUserById(ctx.db, row.user_id);
   const block = user ? await sessionBlock(ctx.db, user) : { detail: SESSION_EXPIRED };
   if (!user || block) {
     await revokeRefreshTokenFamily(ctx.db, row.family_id);
-    throw new HttpError(401, block?.detail ?? SESSION_EXPIRED, { code: block?.code });
+    throw new UnauthenticatedError(block?.detail ?? SESSION_EXPIRED, block?.code);
   }
 
-  const rotated = await ctx.db.transaction().execute(async (trx) => {
+  const rotated = await inTransaction(ctx.db, async (trx) => {
     if (!(await markRefreshTokenUsed(trx, row.id))) return null;
     return issueTokens(ctx, trx, user, row.family_id);
   });
   if (!rotated) {
     // Lost a race against another use of the same token: that is reuse too.
     await revokeRefreshTokenFamily(ctx.db, row.family_id);
-    throw unauthorized(SESSION_EXPIRED);
+    throw new UnauthenticatedError(SESSION_EXPIRED);
   }
   return rotated;
 }
@@ -140,13 +119,13 @@ export async function requestPasswordReset(
 
 export async function resetPassword(ctx: AppContext, token: string, newPassword: string): Promise<void> {
   const row = await findPasswordResetByHash(ctx.db, sha256Hex(token));
-  if (!row || row.used_at || row.expires_at <= isoNow()) throw badRequest(INVALID_RESET_TOKEN);
+  if (!row || row.used_at || row.expires_at <= isoNow()) throw new InvalidError(INVALID_RESET_TOKEN);
   const user = await findUserById(ctx.db, row.user_id);
-  if (!user || user.status !== 'active') throw badRequest(INVALID_RESET_TOKEN);
+  if (!user || user.status !== 'active') throw new InvalidError(INVALID_RESET_TOKEN);
 
   const passwordHash = await hashPassword(newPassword);
-  await ctx.db.transaction().execute(async (trx) => {
-    if (!(await markPasswordResetUsed(trx, row.id))) throw badRequest(INVALID_RESET_TOKEN);
+  await inTransaction(ctx.db, async (trx) => {
+    if (!(await markPasswordResetUsed(trx, row.id))) throw new InvalidError(INVALID_RESET_TOKEN);
     await updateUserPassword(trx, user.id, passwordHash);
     // A reset usually means "someone else may know my password": end every session.
     await revokeUserRefreshTokens(trx, user.id);

@@ -25,9 +25,10 @@ import {
 } from '../db/repositories/messages';
 import type { UserRecord } from '../db/repositories/users';
 import { isoFromNow } from '../db/timestamps';
-import { HttpError, notFound } from '../http/errors';
+import { inTransaction } from '../db/transaction';
 import { describeError, LlmCallError, type ChatChunk, type ChatTurn, type TokenUsage } from '../llm/types';
 import { MESSAGE_NOT_FOUND, requireOwnConversation, withoutErrorMarkers } from './chat';
+import { ConflictError, NotFoundError } from './errors';
 import { composeSystemPrompt } from './system-prompt';
 import { makeTitle } from './titles';
 import { countTurnTokens, recordModelCall, resolveUsage } from './usage';
@@ -64,8 +65,8 @@ export interface Exchange {
 export async function startExchange(ctx: AppContext, user: UserRecord, request: SendMessage): Promise<Exchange> {
   const lease = isoFromNow(LEASE_MS);
   if (request.conversation_id === null) {
-    if (request.message_id_to_edit !== null) throw notFound(MESSAGE_NOT_FOUND);
-    return ctx.db.transaction().execute(async (trx) => {
+    if (request.message_id_to_edit !== null) throw new NotFoundError(MESSAGE_NOT_FOUND);
+    return inTransaction(ctx.db, async (trx) => {
       const conversation = await insertConversation(trx, {
         user_id: user.id,
         client_id: user.client_id,
@@ -79,16 +80,16 @@ export async function startExchange(ctx: AppContext, user: UserRecord, request: 
 
   const conversation = await requireOwnConversation(ctx.db, user.id, request.conversation_id);
   if (!(await takeAnsweringLease(ctx.db, user.id, conversation.id, new Date().toISOString(), lease))) {
-    throw new HttpError(409, CONVERSATION_BUSY, { code: 'conversation_busy' });
+    throw new ConflictError(CONVERSATION_BUSY, 'conversation_busy');
   }
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    return await inTransaction(ctx.db, async (trx) => {
       // The lease was free, so a reply still marked 'streaming' belongs to an instance that died mid-way.
       await markInterruptedReplies(trx, conversation.id);
       let userMessage: MessageRecord;
       if (request.message_id_to_edit !== null) {
         const edited = await findOwnUserMessage(trx, user.id, conversation.id, request.message_id_to_edit);
-        if (!edited) throw notFound(MESSAGE_NOT_FOUND);
+        if (!edited) throw new NotFoundError(MESSAGE_NOT_FOUND);
         await updateMessage(trx, edited.id, { content: request.message });
         await deleteMessagesAfter(trx, conversation.id, edited.seq);
         userMessage = { ...edited, content: request.message };

@@ -1,6 +1,12 @@
 import type { Kysely } from 'kysely';
-import { type ChatMessage, type Conversation, type ConversationList, type ConversationMessages } from '../../contract/chat';
-import { RECENT_MESSAGES_LIMIT } from '../../contract/chat-constants';
+import {
+  sender,
+  type ChatMessage,
+  type Conversation,
+  type ConversationList,
+  type ConversationMessages,
+} from '../../contract/chat';
+import { RECENT_MESSAGES_LIMIT, SEARCH_MIN_CHARS } from '../../contract/chat-constants';
 import type { Database } from '../db/database';
 import {
   deleteOwnConversation,
@@ -11,7 +17,7 @@ import {
   type ConversationRecord,
 } from '../db/repositories/conversations';
 import { listLatestMessages, listMessages, type MessageRecord } from '../db/repositories/messages';
-import { notFound } from '../http/errors';
+import { NotFoundError } from './errors';
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found';
 export const MESSAGE_NOT_FOUND = 'Message not found';
@@ -21,7 +27,7 @@ export const CONVERSATION_RENAMED = 'Conversation renamed successfully';
 /** Another user's conversation answers exactly like one that does not exist: its id reveals nothing. */
 export async function requireOwnConversation(db: Kysely<Database>, userId: string, id: string): Promise<ConversationRecord> {
   const conversation = await findOwnConversation(db, userId, id);
-  if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
+  if (!conversation) throw new NotFoundError(CONVERSATION_NOT_FOUND);
   return conversation;
 }
 
@@ -40,7 +46,8 @@ export function toChatMessage(record: MessageRecord): ChatMessage {
     id: record.id,
     conversation_id: record.conversation_id,
     content: record.content,
-    sender: record.sender,
+    // Through the contract's codec, the one place that maps an 'assistant' (data from elsewhere) to 'Assistant'.
+    sender: sender.parse(record.sender),
     status: record.status,
     created_at: record.created_at,
   };
@@ -62,6 +69,21 @@ export async function listConversations(db: Kysely<Database>, userId: string, pa
     total,
     total_pages: Math.ceil(total / paging.pageSize),
   };
+}
+
+/**
+ * GET /chat/conversations: the list, or a search when `search` has 3 characters or more (shorter text is a search
+ * still being typed: the spec shows the normal list until then).
+ */
+export async function listOrSearchConversations(
+  db: Kysely<Database>,
+  userId: string,
+  search: string | undefined,
+  paging: Paging,
+): Promise<ConversationList> {
+  return search && search.length >= SEARCH_MIN_CHARS
+    ? searchConversations(db, userId, search, paging)
+    : listConversations(db, userId, paging);
 }
 
 /** Both search routes answer this; /search's contract simply has no total_pages. */
@@ -95,13 +117,13 @@ export async function conversationMessages(
 
 export async function renameConversation(db: Kysely<Database>, userId: string, id: string, title: string): Promise<Conversation> {
   const renamed = await renameOwnConversation(db, userId, id, title);
-  if (!renamed) throw notFound(CONVERSATION_NOT_FOUND);
+  if (!renamed) throw new NotFoundError(CONVERSATION_NOT_FOUND);
   return toConversation(renamed);
 }
 
 /** Messages go with it (foreign key cascade); the usage ledger keeps its rows. */
 export async function deleteConversation(db: Kysely<Database>, userId: string, id: string): Promise<void> {
-  if (!(await deleteOwnConversation(db, userId, id))) throw notFound(CONVERSATION_NOT_FOUND);
+  if (!(await deleteOwnConversation(db, userId, id))) throw new NotFoundError(CONVERSATION_NOT_FOUND);
 }
 
 const MAX_TERMS = 8;

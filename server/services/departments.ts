@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DepartmentList } from '../../contract/departments';
 import type { Database } from '../db/database';
 import { listDepartments, listUnitsOfDepartments } from '../db/repositories/departments';
+import type { UserRecord } from '../db/repositories/users';
 
 export interface DepartmentListOptions {
   page: number;
@@ -30,4 +31,14 @@ export async function listClientDepartments(
     return { departments, page: 1, page_size: Math.max(total, 1), total, total_pages: 1 };
   }
   return { departments, page: opts.page, page_size: opts.pageSize, total, total_pages: Math.ceil(total / opts.pageSize) };
+}
+
+/** GET /departments: the caller's organisation's. The superuser belongs to none, so gets an empty page. */
+export async function listOwnDepartments(
+  db: Kysely<Database>,
+  user: Pick<UserRecord, 'client_id'>,
+  opts: DepartmentListOptions,
+): Promise<DepartmentList> {
+  if (user.client_id) return listClientDepartments(db, user.client_id, opts);
+  return { departments: [], page: 1, page_size: opts.pageSize, total: 0, total_pages: opts.paginate ? 0 : 1 };
 }

@@ -3,10 +3,11 @@ import type { UpdateProfileRequest, UpdateProfileResponse } from '../../contract
 import type { Database } from '../db/database';
 import { findDepartmentInClient, findUnitInDepartment } from '../db/repositories/departments';
 import { findUserById, updateUserDepartment, type UserRecord } from '../db/repositories/users';
-import { badRequest } from '../http/errors';
+import { InvalidError } from './errors';
 import { toUserView } from './user-view';
 
 export const DEPARTMENT_NOT_FOUND = 'Department not found';
+export const PROFILE_UPDATED = 'Profile updated successfully';
 export const UNIT_NOT_IN_DEPARTMENT = 'Unit does not belong to the selected department';
 
 /** Sets the caller's department and unit; both must belong to the caller's own organisation. */
@@ -16,10 +17,10 @@ export async function updateOwnProfile(
   input: UpdateProfileRequest,
 ): Promise<UpdateProfileResponse> {
   const department = user.client_id ? await findDepartmentInClient(db, user.client_id, input.department_id) : undefined;
-  if (!department) throw badRequest(DEPARTMENT_NOT_FOUND, { department_id: DEPARTMENT_NOT_FOUND });
+  if (!department) throw new InvalidError(DEPARTMENT_NOT_FOUND, { department_id: DEPARTMENT_NOT_FOUND });
   const unitId = input.unit_id ?? null;
   if (unitId && !(await findUnitInDepartment(db, department.id, unitId))) {
-    throw badRequest(UNIT_NOT_IN_DEPARTMENT, { unit_id: UNIT_NOT_IN_DEPARTMENT });
+    throw new InvalidError(UNIT_NOT_IN_DEPARTMENT, { unit_id: UNIT_NOT_IN_DEPARTMENT });
   }
   await updateUserDepartment(db, user.id, department.id, unitId);
   const updated = await findUserById(db, user.id);

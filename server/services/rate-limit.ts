@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { RateLimitRule } from '../config';
 import type { Database } from '../db/database';
 import { hitRateLimit } from '../db/repositories/rate-limits';
-import { HttpError } from '../http/errors';
+import { RateLimitedError } from './errors';
 
 /**
  * Counts hits per key in fixed windows. Kept behind an interface so a shared store (Redis) can replace
@@ -21,13 +21,11 @@ export function createSqlRateLimitStore(db: Kysely<Database>): RateLimitStore {
   };
 }
 
-/** Counts one attempt; past the limit throws 429 with Retry-After ("Too many {what}. ..."). */
+/** Counts one attempt; past the limit throws RateLimitedError ("Too many {what}. ...", 429 with Retry-After). */
 export async function enforceRateLimit(store: RateLimitStore, key: string, rule: RateLimitRule, what = 'attempts'): Promise<void> {
   const { count, resetAt } = await store.hit(key, rule.windowMs);
   if (count <= rule.limit) return;
   const seconds = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
   const minutes = Math.ceil(seconds / 60);
-  throw new HttpError(429, `Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
-    headers: { 'Retry-After': String(seconds) },
-  });
+  throw new RateLimitedError(`Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, seconds);
 }

@@ -6,6 +6,7 @@ import { insertDepartment, insertUnit } from '../db/repositories/departments';
 import { insertPackage } from '../db/repositories/packages';
 import { insertSubscription } from '../db/repositories/subscriptions';
 import { insertUser } from '../db/repositories/users';
+import { inTransaction } from '../db/transaction';
 import { hashPassword } from './passwords';
 
 const DAY_MS = 86_400_000;
@@ -60,7 +61,7 @@ export async function seedDemoData(db: Kysely<Database>, opts: SeedOptions): Pro
   const password = opts.password ?? randomDemoPassword();
   const passwordHash = await hashPassword(password);
 
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const packages = new Map<string, string>();
     for (const [type, features] of Object.entries(PACKAGES)) {
       packages.set(type, (await insertPackage(trx, { type, features })).id);

@@ -1,15 +1,12 @@
 import type { Kysely } from 'kysely';
-import { DEFAULT_PACKAGE, type User } from '../../contract/user';
+import type { User } from '../../contract/user';
 import type { Database } from '../db/database';
-import { findActiveSubscription } from '../db/repositories/subscriptions';
 import type { UserRecord } from '../db/repositories/users';
-import { isoNow } from '../db/timestamps';
-import { featuresOf } from './entitlements';
+import { featuresOf, packageNameOf } from './entitlements';
 
 /** The contract's user: package_name is the type of the organisation's subscription in force, else 'free'. */
 export async function toUserView(db: Kysely<Database>, user: UserRecord): Promise<User> {
-  const subscription = user.client_id ? await findActiveSubscription(db, user.client_id, isoNow()) : undefined;
-  const packageName = subscription?.package_type ?? DEFAULT_PACKAGE;
+  const packageName = await packageNameOf(db, user);
   return {
     id: user.id,
     name: user.name,

@@ -32,7 +32,13 @@ export type SubscriptionState = 'active' | 'expired' | 'upcoming' | 'none';
 /** Another organisation, with one department holding one unit. */
 export async function createOrganisation(
   db: Kysely<Database>,
-  opts: { name: string; status?: 'active' | 'inactive' | 'pending'; subscription?: SubscriptionState },
+  opts: {
+    name: string;
+    status?: 'active' | 'inactive' | 'pending';
+    subscription?: SubscriptionState;
+    /** The subscribed package's type (seeded: free, standard, premium); standard by default. */
+    packageType?: string;
+  },
 ) {
   const client = await insertClient(db, {
     client_name: opts.name,
@@ -45,7 +51,7 @@ export async function createOrganisation(
   });
   const state = opts.subscription ?? 'active';
   if (state !== 'none') {
-    const pkg = await findPackageByType(db, 'standard');
+    const pkg = await findPackageByType(db, opts.packageType ?? 'standard');
     const now = Date.now();
     const [start, end] = {
       active: [now - DAY_MS, now + 30 * DAY_MS],

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../../server/app';
@@ -25,6 +25,7 @@ export interface TestAppOverrides {
   config?: Partial<Config>;
   logger?: AppLogger;
   mailer?: Mailer;
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export interface TestApp {
@@ -81,7 +82,7 @@ export async function createTestApp(overrides: TestAppOverrides = {}): Promise<T
   try {
     await migrateToLatest(db);
     await seedDemoData(db, { password: DEMO_PASSWORD, publicUrl: config.publicUrl });
-    app = await buildApp({ config, db, logger: overrides.logger ?? false, mailer: overrides.mailer });
+    app = await buildApp({ config, db, logger: overrides.logger ?? false, mailer: overrides.mailer, onRoute: overrides.onRoute });
     await app.ready();
   } catch (err) {
     await cleanUp();

@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// The import boundaries of ARCHITECTURE.md as eslint.config.js enforces them: each rule is shown to report a
+// violating snippet and to pass an allowed one. The files need not exist: lintText only uses the path.
+const root = path.resolve(import.meta.dirname, '../..');
+
+let eslint: ESLint;
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root });
+});
+
+/** The ids of the rules that report `code` as if it were the file at `filePath`. */
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, filePath) });
+  return result.messages.map((m) => m.ruleId ?? m.message);
+}
+
+describe('lint boundaries', () => {
+  describe('(a) a feature imports neither another feature nor src/app/', () => {
+    const file = 'src/features/auth/probe.ts';
+    it('reports another feature and the app shell', async () => {
+      expect(await problems(file, "import { x } from '../chat/message-list';\nexport const y = x;\n")).toContain('tanya/feature-boundaries');
+      expect(await problems(file, "import { x } from '../../features/chat/message-list';\nexport const y = x;\n")).toContain('tanya/feature-boundaries');
+      expect(await problems(file, "import { x } from '../../app/router';\nexport const y = x;\n")).toContain('tanya/feature-boundaries');
+      expect(await problems(file, "export const load = () => import('../profile/profile-page');\n")).toContain('tanya/feature-boundaries');
+    });
+    it('allows its own files, src/ui, src/lib and contract/', async () => {
+      const code = [
+        "import { a } from './login-form';",
+        "import { b } from '../auth/reset-password-page';",
+        "import { c } from '../../ui/button';",
+        "import { d } from '../../lib/words';",
+        "import { e } from '../../../contract/auth';",
+        'export const all = [a, b, c, d, e];',
+      ].join('\n');
+      expect(await problems(file, `${code}\n`)).toEqual([]);
+      // Outside src/features/ the app shell imports features: that is the intended direction.
+      expect(await problems('src/app/probe.ts', "import { x } from '../features/chat/message-list';\nexport const y = x;\n")).toEqual([]);
+    });
+  });
+
+  describe('(b) services never import server/http/', () => {
+    it('reports an http import from a service', async () => {
+      expect(await problems('server/services/probe.ts', "import { errorBody } from '../http/errors';\nexport const y = errorBody;\n")).toContain(
+        'no-restricted-imports',
+      );
+    });
+    it('allows domain errors and repositories', async () => {
+      const code = "import { NotFoundError } from './errors';\nimport { findUserById } from '../db/repositories/users';\nexport const y = [NotFoundError, findUserById];\n";
+      expect(await problems('server/services/probe.ts', code)).toEqual([]);
+      expect(await problems('server/routes/probe.ts', "import { ok } from '../http/reply';\nexport const y = ok;\n")).toEqual([]);
+    });
+  });
+
+  describe('(c) Kysely code only in server/db/', () => {
+    const valueImport = "import { sql } from 'kysely';\nexport const q = sql`select 1`;\n";
+    const typeImport = "import type { Kysely } from 'kysely';\nexport type Db = Kysely<object>;\n";
+    it('reports a value import outside server/db/, and any import in routes and http', async () => {
+      expect(await problems('server/services/probe.ts', valueImport)).toContain('@typescript-eslint/no-restricted-imports');
+      expect(await problems('server/app-probe.ts', valueImport)).toContain('@typescript-eslint/no-restricted-imports');
+      expect(await problems('server/routes/probe.ts', typeImport)).toContain('@typescript-eslint/no-restricted-imports');
+      expect(await problems('server/http/probe.ts', typeImport)).toContain('@typescript-eslint/no-restricted-imports');
+    });
+    it('allows it in server/db/ and type-only imports in services', async () => {
+      expect(await problems('server/db/repositories/probe.ts', valueImport)).toEqual([]);
+      expect(await problems('server/services/probe.ts', typeImport)).toEqual([]);
+    });
+  });
+
+  describe('(d) no barrel re-exports in contract/', () => {
+    it('reports export * and export { x } from', async () => {
+      expect(await problems('contract/probe.ts', "export * from './chat';\n")).toContain('no-restricted-syntax');
+      expect(await problems('contract/probe.ts', "export { user } from './user';\n")).toContain('no-restricted-syntax');
+    });
+    it('allows importing and exporting what the file defines', async () => {
+      const code = "import { z } from 'zod';\nimport { roles } from './roles';\nexport const role = z.enum(roles);\n";
+      expect(await problems('contract/probe.ts', code)).toEqual([]);
+    });
+  });
+});
