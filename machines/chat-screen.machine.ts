@@ -17,8 +17,8 @@ import { titlePollInput, titlePollMachine, type TitlePollOutput } from './title-
  * - `titlePoll` (title poll, spawned): after a conversation's first exchange, until the server has named it.
  *   Leaving that conversation stops it.
  * Routing: `conversation.created` -> the list reloads what it shows (the new one appears with the server's own
- * data) and the view is asked to navigate to it; `exchange.completed` -> the list reloads (the conversation is the
- * most recently active) and, for a first exchange, title polling starts; the poll's named title -> the list shows
+ * data) and the view is asked to navigate to it; `exchange.completed` -> for a first exchange title polling
+ * starts, for a later one the list reloads (the conversation is the most recently active); the poll's named title -> the list shows
  * it; `conversation.deleted` of the open conversation -> the view is asked to go to a new chat. Every child's
  * `notice.show` is passed on to the view, which shows toasts.
  *
@@ -100,6 +100,7 @@ export const chatScreenMachine = setup({
     input: {} as ChatScreenInput,
     emitted: {} as ChatScreenEmitted,
     tags: {} as 'drawerOpen' | 'panelCollapsed',
+    children: {} as { send: 'send'; list: 'list'; titlePoll: 'titlePoll' },
   },
   actors: {
     send: chatSendMachine,
@@ -199,10 +200,9 @@ export const chatScreenMachine = setup({
         emit(({ event }) => ({ type: 'navigation.requested' as const, conversationId: event.conversationId })),
       ],
     },
-    'exchange.completed': [
-      { guard: 'isFirstExchange', actions: [sendTo('list', { type: 'list.refresh' }), 'startTitlePoll'] },
-      { actions: sendTo('list', { type: 'list.refresh' }) },
-    ],
+    // A first exchange's conversation was listed when it was created, and its name comes from the title poll; a
+    // later one moves the conversation to the top (most recent activity).
+    'exchange.completed': [{ guard: 'isFirstExchange', actions: 'startTitlePoll' }, { actions: sendTo('list', { type: 'list.refresh' }) }],
     'xstate.done.actor.titlePoll': { actions: ['showPolledTitle', assign({ titlePollFor: null })] },
     'conversation.deleted': {
       guard: 'isOpenConversation',

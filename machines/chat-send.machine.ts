@@ -1,64 +1,81 @@
-import { and, assertEvent, assign, emit, enqueueActions, fromCallback, setup, spawnChild, stopChild, type ErrorActorEvent, type EventObject } from 'xstate';
+import { and, assertEvent, assign, fromCallback, setup, type DoneActorEvent, type ErrorActorEvent, type EventObject } from 'xstate';
 import { notProvided } from './not-provided';
+import { notice, type Notice } from './notice';
+import { pollMachine, type PollInput, type PollOutput, type PollProgress } from './poll.machine';
+import { report } from './report';
 import { errorMarker } from '../contract/markers';
 import { UNKNOWN_STREAM_ERROR } from '../contract/chat-constants';
 import type { ChatMessage, ConversationMessages, ReasoningEffort, StreamErrorType, Usage } from '../contract/chat';
 
 /**
  * One conversation's messages and the send/stream cycle (spec chat-and-session.md section 4, "Sending a
- * message" and "Editing a user message").
+ * message" and "Editing a user message"; the texts of sections 8 and 9).
  *
- * Top-level states (a contract with the views): `loading`, `idle`, `thinking`, `streaming`, `networkError`,
- * `refreshing`, `following`, plus `opening`, a transient state that is never observed in a snapshot (it picks
- * `loading` or `idle` at start and after `conversation.open`). `following` has two child states, `waiting` and
- * `fetching` (match it with `matches('following')` or its tag, not with `value === 'following'`).
+ * ## States (a contract with the views; read them through tags)
+ * - `loading` (tag `loading`): invokes `loadMessages` (id `loadMessages`).
+ * - `idle`: send and edit are accepted.
+ * - `replying` (tag `busy`) with children `thinking` (tag `thinking`: nothing streamed yet) and `streaming`
+ *   (tag `streaming`). `replying` invokes the send actor (id `sendMessage`), so whatever leaves `replying`
+ *   (done, error, failure, `conversation.open`) stops it, which aborts the request.
+ * - `networkError` (tag `error`): the request or the stream failed, or following a reply failed. The spec's
+ *   "network error flag" is this state and nothing else; `failureDetail` says what the server said, for the view
+ *   to show under 'Refresh message'. Send, edit and `messages.refresh` (with a conversation) are accepted.
+ * - `refreshing` (tag `refreshing`): invokes `loadRecent` (id `loadRecent`).
+ * - `following` (tags `busy`, `following`): invokes `follow` (id `follow`), see below.
+ * - `opening`: transient, never observed (picks `loading` or `idle` at start and after `conversation.open`).
  *
- * Tags: `loading` (loading), `busy` + `thinking` (thinking), `busy` + `streaming` (streaming), `error`
- * (networkError), `refreshing` (refreshing), `busy` + `following` (following).
+ * ## Reported events
+ * Outward events are `report`ed (machines/report.ts: emitted, and sent to the parent screen machine when there
+ * is one); see {@link ChatSendReported}: `conversation.created`, `exchange.completed`, and `notice.show` for every
+ * toast of this part of the chat (the view shows them; the texts are the spec's).
  *
  * ## The live streaming text
- * While a reply is pending (tags `thinking`/`streaming`) the pending assistant message is the last entry of
- * `context.messages`, its id is `context.streamingMessageId`, its status is 'streaming' and its `content`
- * stays '' — the text received so far is in `context.streamingText`, so a chunk changes one string and never
- * copies the messages array (a `useSelector` on `messages` does not re-render per chunk). When the reply ends
- * (done, server error or network failure) the text is written into the message's `content` once and
- * `streamingMessageId` becomes null. A view renders a message with {@link displayedContent}:
- * `message.id === context.streamingMessageId ? context.streamingText : message.content`.
+ * While replying, the pending assistant message is the last entry of `context.messages`, its id is
+ * `context.streamingMessageId`, its status is 'streaming' and its `content` stays '' — the text received so far
+ * is in `context.streamingText`, so a chunk changes one string and never copies the messages array (a
+ * `useSelector` on `messages` does not re-render per chunk). When the reply ends (done, server error or network
+ * failure) the text is written into the message's `content` once and `streamingMessageId` becomes null. A view
+ * renders a message with {@link displayedContent}.
  *
  * ## The send actor
- * One request spans two top-level states (`thinking` and `streaming`), so `sendMessage` cannot be a state's
- * `invoke`: it is spawned with `spawnChild('sendMessage', { id: 'sendMessage' })` on entering `thinking` and
- * stopped (`stopChild`, which runs the callback's cleanup = aborts the request) whenever the machine leaves
- * `thinking`/`streaming` other than thinking -> streaming, including on `conversation.open`. While it runs it
- * is `snapshot.children.sendMessage`. It must report every outcome with `sendBack`: `stream.control`, then
- * `stream.chunk`s, then `stream.done`, or `stream.error` (server-reported), or `stream.failed` (network). An
- * exception thrown by the callback itself (`xstate.error.actor.sendMessage`) is treated as `stream.failed`
- * with phase 'request' in thinking and 'stream' in streaming.
+ * `sendMessage` (a callback actor, src/: fetch-event-source, aborted in its cleanup) must report every outcome
+ * with `sendBack`: `stream.control`, then `stream.chunk`s, then `stream.done`, or `stream.error`
+ * (server-reported), or `stream.failed` (network, or the server refused the request: its sentence is the
+ * detail, e.g. 'Message not found' for an edit of a message that is gone). An exception thrown by the callback
+ * itself (`xstate.error.actor.sendMessage`) is treated as `stream.failed` with phase 'request' in `thinking` and
+ * 'stream' in `streaming`.
  *
  * A server-reported `stream.error` ends the reply at once (-> idle, message status 'error', content from
  * {@link streamErrorContent}); the `done` record the server sends right after it is not awaited (the server has
- * saved the reply before sending either). `exchange.completed` is emitted on `stream.done`, and when a followed
- * reply of a two-message conversation completes (see below).
+ * saved the reply before sending either).
  *
  * ## Following a reply written elsewhere
- * The server finishes and saves a reply even when its browser went away. When the loaded messages (`loadMessages`
- * in `loading`, or the merged `loadRecent` result in `refreshing`) contain an assistant message with status
- * 'streaming' (a reload or another tab mid-reply), the machine enters `following` instead of `idle`: no send
- * actor runs, `streamingMessageId` stays null and the partial reply is the message's own `content`, so a view
- * renders it as usual. `following.waiting` waits FOLLOW_INTERVAL ({@link FOLLOW_INTERVAL_MS}), then
- * `following.fetching` invokes `loadRecent` (id `loadRecent`) and merges its result as `refreshing` does. No
- * 'streaming' message left -> `idle`, emitting `exchange.completed` only when the conversation now has exactly 2
- * messages (its first exchange: the view starts title polling); still streaming -> `waiting` again, up to
- * {@link MAX_FOLLOW_ATTEMPTS} polls, then `idle` with the message left as loaded. A failed poll -> `networkError`
- * with `networkError` set and the messages untouched (nothing emitted; Refresh recovers, and follows again if the
- * reply is still being written). `message.submit`/`message.edit`/`messages.refresh` are not accepted in
- * `following`; `conversation.open` leaves it like any state (the timer and the request are cancelled).
+ * The server finishes and saves a reply even when its browser went away. When the loaded messages (or a
+ * refresh's merged ones) hold an assistant message with status 'streaming' (a reload or another tab mid-reply),
+ * the machine enters `following` instead of `idle`: no send actor runs, `streamingMessageId` stays null and the
+ * partial reply is the message's own `content`. `following` invokes {@link followReplyMachine} (the poll
+ * machine: every FOLLOW_INTERVAL_MS, up to MAX_FOLLOW_ATTEMPTS checks, the check is `loadRecent`, a failed check
+ * ends it). Each `poll.progress` merges the recent messages. The poll's output decides the rest: `finished`
+ * (no reply streaming any more) -> `idle`, reporting `exchange.completed` only when the conversation now has
+ * exactly 2 messages (its first exchange: the screen starts title polling); `gaveUp` -> `idle` with the
+ * message as last loaded; `failed` -> `networkError` with the messages untouched (Refresh recovers, and follows
+ * again if the reply is still being written). Send, edit and refresh are not accepted while following.
  */
 
-/** The time between two polls while following a reply written elsewhere (the `FOLLOW_INTERVAL` delay). */
+/** The time between two checks while following a reply written elsewhere (the follow poll's interval). */
 export const FOLLOW_INTERVAL_MS = 1000;
-/** Polls before giving up on a followed reply (ten minutes at FOLLOW_INTERVAL_MS). */
+/** Checks before giving up on a followed reply (ten minutes at FOLLOW_INTERVAL_MS). */
 export const MAX_FOLLOW_ATTEMPTS = 600;
+
+/** Spec section 4 and 8 texts (kept here so machines/ only imports types from contract/chat.ts, which pulls zod). */
+export const SEND_REQUEST_FAILED = "Sorry, I couldn't process your request. Please try again.";
+export const SEND_STREAM_FAILED = 'Sorry, I encountered an error while processing your request. Please try again.';
+export const FETCH_MESSAGES_FAILED = 'Failed to fetch messages';
+export const MESSAGES_REFRESHED = 'Messages refreshed successfully';
+export const FETCH_RECENT_FAILED = 'Failed to fetch recent messages';
+export const NO_MESSAGES_FOUND = 'No messages found in the response';
+/** The refresh failure toast: 'Failed to refresh messages.' followed by the detail (spec section 8). */
+export const refreshFailedText = (detail: string) => `Failed to refresh messages. ${detail}`;
 
 /** The POST /api/v1/chat/messages body (contract SendMessageRequest, every field given; sender is always 'user'). */
 export interface SendMessageInput {
@@ -70,6 +87,11 @@ export interface SendMessageInput {
   message_id_to_edit: string | null;
 }
 
+/** The input of `loadMessages`, `loadRecent` and the follow poll's `check`. */
+export interface LoadInput {
+  conversationId: string;
+}
+
 export interface ChatSendInput {
   conversationId: string | null;
 }
@@ -78,13 +100,15 @@ export interface ChatSendContext {
   conversationId: string | null;
   /** Oldest first. Messages sent here have temporary ids (`temp-user-N`, `temp-assistant-N`) until the control record. */
   messages: ChatMessage[];
-  /** The pending assistant message's text while thinking/streaming ('' otherwise); see "The live streaming text". */
+  /** The pending assistant message's text while replying ('' otherwise); see "The live streaming text". */
   streamingText: string;
-  /** The id of the pending assistant message while thinking/streaming, else null. */
+  /** The id of the pending assistant message while replying, else null. */
   streamingMessageId: string | null;
-  /** Spec: 'A Network Error sets the network error flag'. Cleared by a successful refresh or by opening a conversation. */
-  networkError: boolean;
-  /** What the last network failure said (`stream.failed` detail, e.g. the server's 409 text), for a toast; null when none. */
+  /**
+   * What the last failure that led to `networkError` said (the server's sentence for a refused send, e.g.
+   * 'Message not found'), for the view to show under 'Refresh message'; null when none. Cleared by a new send, a
+   * successful refresh and opening a conversation.
+   */
   failureDetail: string | null;
   /** 'Failed to fetch messages' when loading the conversation failed. */
   loadError: string | null;
@@ -94,8 +118,6 @@ export interface ChatSendContext {
   lastRequest: SendMessageInput | null;
   /** Token usage of the last completed reply (from the done record). */
   lastUsage: Usage | null;
-  /** Polls in `following` that found the reply still streaming (0 outside `following`). */
-  followAttempts: number;
 }
 
 interface MessageOptions {
@@ -104,42 +126,79 @@ interface MessageOptions {
   reasoningEffort: ReasoningEffort;
 }
 
-export type ChatSendEvent =
-  /** Select a conversation (id) or start a new chat (null). Re-opening the current id is ignored (unless its load failed). */
-  | { type: 'conversation.open'; conversationId: string | null }
-  | ({ type: 'message.submit'; text: string } & MessageOptions)
-  | ({ type: 'message.edit'; messageId: string; text: string } & MessageOptions)
-  /** Sent back by sendMessage: the control record (first data record of the stream). */
+/** What the sendMessage actor sends back (`sendBack`), in protocol order. */
+export type SendMessageStreamEvent =
+  /** The control record (first data record of the stream). */
   | { type: 'stream.control'; conversationId: string; messageId: string; userMessageId: string }
   | { type: 'stream.chunk'; text: string }
   /** The server's `event: error` record. */
   | { type: 'stream.error'; errorType: StreamErrorType; message: string }
   /** The server's `event: done` record. */
   | { type: 'stream.done'; messageId: string; usage: Usage }
-  /** The request could not be made ('request') or the stream broke ('stream'). */
-  | { type: 'stream.failed'; phase: 'request' | 'stream'; detail?: string }
-  | { type: 'messages.refresh' };
+  /** The request could not be made or was refused ('request'), or the stream broke ('stream'). */
+  | { type: 'stream.failed'; phase: 'request' | 'stream'; detail?: string };
 
-/** What the sendMessage actor sends back (`sendBack`), in protocol order. */
-export type SendMessageStreamEvent = Extract<ChatSendEvent, { type: `stream.${string}` }>;
+export type ChatSendEvent =
+  /** Select a conversation (id) or start a new chat (null). Re-opening the current id is ignored (unless its load failed). */
+  | { type: 'conversation.open'; conversationId: string | null }
+  | ({ type: 'message.submit'; text: string } & MessageOptions)
+  | ({ type: 'message.edit'; messageId: string; text: string } & MessageOptions)
+  /** 'Refresh message': reload the recent messages after a network error. */
+  | { type: 'messages.refresh' }
+  | SendMessageStreamEvent
+  /** Sent by the `follow` child after each check: the recent messages. */
+  | PollProgress<ConversationMessages>;
 
-export type ChatSendEmitted =
-  /** The control record created a conversation: navigate to /chat?id=… (then `conversation.open` with it is a no-op). */
-  | { type: 'conversation.created'; conversationId: string }
-  /**
-   * A reply completed (`stream.done`): messageCount 2 = first exchange, start title polling. Not emitted after a
-   * server-reported error (the server names a conversation only after a complete first reply). A followed reply
-   * (state `following`) that completes emits it only with messageCount 2.
-   */
-  | { type: 'exchange.completed'; conversationId: string; messageCount: number }
-  | { type: 'messages.refreshed' }
-  | { type: 'messages.refreshFailed'; detail: string }
-  | { type: 'messages.loadFailed' };
+/** The invoked actors' outcomes, named so that actions and guards can `assertEvent` them. */
+type ActorOutcome =
+  | DoneActorEvent<ConversationMessages, 'loadMessages'>
+  | ErrorActorEvent<unknown, 'loadMessages'>
+  | DoneActorEvent<ConversationMessages, 'loadRecent'>
+  | ErrorActorEvent<unknown, 'loadRecent'>
+  | DoneActorEvent<PollOutput<ConversationMessages>, 'follow'>
+  | ErrorActorEvent<unknown, 'follow'>
+  | ErrorActorEvent<unknown, 'sendMessage'>;
 
-/** Spec section 4 texts (kept here so machines/ only imports types from contract/chat.ts, which pulls zod). */
-export const SEND_REQUEST_FAILED = "Sorry, I couldn't process your request. Please try again.";
-export const SEND_STREAM_FAILED = 'Sorry, I encountered an error while processing your request. Please try again.';
-export const FETCH_MESSAGES_FAILED = 'Failed to fetch messages';
+/** The control record created a conversation: the screen navigates to /chat?id=… (then `conversation.open` with it is a no-op). */
+export interface ConversationCreated {
+  type: 'conversation.created';
+  conversationId: string;
+}
+
+/**
+ * A reply completed (`stream.done`): messageCount 2 = first exchange, start title polling. Not reported after a
+ * server-reported error (the server names a conversation only after a complete first reply). A followed reply
+ * that completes reports it only with messageCount 2.
+ */
+export interface ExchangeCompleted {
+  type: 'exchange.completed';
+  conversationId: string;
+  messageCount: number;
+}
+
+/**
+ * Everything chat-send reports (emitted and sent to its parent). The notices: 'Messages refreshed successfully'
+ * (success); `Failed to refresh messages. ${detail}` with the server's detail, else 'Failed to fetch recent
+ * messages', or 'No messages found in the response' for an empty answer (error); 'Failed to fetch messages'
+ * when loading the conversation failed (error).
+ */
+export type ChatSendReported = ConversationCreated | ExchangeCompleted | Notice;
+
+/**
+ * How the load actors (`loadMessages`, `loadRecent`, the follow check) reject: any error; when the server
+ * answered with its own sentence, the error carries it as `serverDetail` (src/ builds it with {@link loadFailure}).
+ */
+export type LoadFailure = Error & { serverDetail: string | null };
+
+export function loadFailure(message: string, serverDetail: string | null): LoadFailure {
+  return Object.assign(new Error(message), { serverDetail });
+}
+
+/** The server's own sentence in a load failure, if it gave one. */
+export function serverDetailOf(error: unknown): string | null {
+  const detail = typeof error === 'object' && error !== null ? (error as { serverDetail?: unknown }).serverDetail : undefined;
+  return typeof detail === 'string' && detail !== '' ? detail : null;
+}
 
 /** The text to show for a message: the live text for the pending assistant message, else its content. */
 export function displayedContent(context: Pick<ChatSendContext, 'streamingMessageId' | 'streamingText'>, message: ChatMessage): string {
@@ -162,7 +221,8 @@ export function streamErrorContent(streamed: string, errorType: StreamErrorType,
 const isTemporaryId = (id: string) => id.startsWith('temp-');
 /** A reply the server is still writing (loaded with status 'streaming'). */
 const hasStreamingReply = (messages: ChatMessage[]) => messages.some((m) => m.sender === 'Assistant' && m.status === 'streaming');
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** The server's sentence when it gave one, else what the error itself says. */
+const failureText = (error: unknown) => serverDetailOf(error) ?? (error instanceof Error ? error.message : String(error));
 
 /** Ends the pending assistant message (the last one) with its final content and status. */
 function finishAssistant(messages: ChatMessage[], patch: Partial<ChatMessage>): ChatMessage[] {
@@ -178,7 +238,22 @@ function mergeRecent(current: ChatMessage[], recent: ChatMessage[]): ChatMessage
   return at === -1 ? recent : [...current.slice(0, at), ...recent];
 }
 
-type SendActorError = ErrorActorEvent<unknown, 'sendMessage'>;
+/**
+ * Following a reply written elsewhere: the poll machine whose check is `loadRecent` (src/ provides it), finished
+ * when no assistant message is 'streaming' any more. The recent messages replace the list's tail from their
+ * first one on, and a reply the server is writing is always the newest message (the server refuses a question
+ * while one is written), so "none streaming in the answer" is "none streaming in the merged messages".
+ */
+export const followReplyMachine = pollMachine.provide({
+  guards: {
+    isFinished: (_, { value }) => !hasStreamingReply((value as ConversationMessages).messages),
+  },
+});
+
+/** The follow poll of one conversation. */
+export function followInput(conversationId: string): PollInput<LoadInput> {
+  return { intervalMs: FOLLOW_INTERVAL_MS, maxAttempts: MAX_FOLLOW_ATTEMPTS, stopOnError: true, checkInput: { conversationId } };
+}
 
 /**
  * A send or an edit: the messages up to the question, then an empty assistant message to stream into, and the
@@ -202,6 +277,7 @@ function startReply(
     messages: [...messages, assistant],
     streamingText: '',
     streamingMessageId: assistant.id,
+    failureDetail: null,
     lastRequest: {
       conversation_id: context.conversationId,
       message: event.text,
@@ -220,34 +296,35 @@ function freshContext(conversationId: string | null): ChatSendContext {
     messages: [],
     streamingText: '',
     streamingMessageId: null,
-    networkError: false,
     failureDetail: null,
     loadError: null,
     title: null,
     lastRequest: null,
     lastUsage: null,
-    followAttempts: 0,
   };
 }
+
+const loadInput = ({ context }: { context: ChatSendContext }): LoadInput => ({ conversationId: context.conversationId as string });
 
 export const chatSendMachine = setup({
   types: {
     context: {} as ChatSendContext,
-    events: {} as ChatSendEvent | SendActorError,
+    events: {} as ChatSendEvent | ActorOutcome,
     input: {} as ChatSendInput,
-    emitted: {} as ChatSendEmitted,
+    emitted: {} as ChatSendReported,
+    // Typed children: `snapshot.children.follow` is the poll's actor, `sendMessage` the send's.
+    children: {} as { loadMessages: 'loadMessages'; loadRecent: 'loadRecent'; sendMessage: 'sendMessage'; follow: 'follow' },
     tags: {} as 'busy' | 'thinking' | 'streaming' | 'loading' | 'error' | 'refreshing' | 'following',
   },
-  delays: {
-    FOLLOW_INTERVAL: FOLLOW_INTERVAL_MS,
-  },
   actors: {
-    loadMessages: notProvided<ConversationMessages, { conversationId: string }>('loadMessages'),
-    loadRecent: notProvided<ConversationMessages, { conversationId: string }>('loadRecent'),
+    loadMessages: notProvided<ConversationMessages, LoadInput>('loadMessages'),
+    loadRecent: notProvided<ConversationMessages, LoadInput>('loadRecent'),
     // A callback actor (src/: fetch-event-source, aborted in its cleanup); the default fails like every unprovided slot.
     sendMessage: fromCallback<EventObject, SendMessageInput>(() => {
       throw new Error('actor sendMessage is not provided');
     }),
+    // src/ provides it as followReplyMachine.provide({ actors: { check: <loadRecent> } }).
+    follow: followReplyMachine,
   },
   guards: {
     hasConversation: ({ context }) => context.conversationId !== null,
@@ -260,18 +337,39 @@ export const chatSendMachine = setup({
       assertEvent(event, ['message.submit', 'message.edit']);
       return event.text.trim().length > 0;
     },
-    /** An existing, saved (not temporary) user message, and non-blank text. */
+    /** An existing, saved (not temporary) user message. */
     isEditableUserMessage: ({ context, event }) => {
       assertEvent(event, 'message.edit');
       const message = context.messages.find((m) => m.id === event.messageId);
-      return Boolean(message && message.sender === 'user' && !isTemporaryId(message.id) && event.text.trim());
+      return Boolean(message && message.sender === 'user' && !isTemporaryId(message.id));
     },
-    hasNetworkError: ({ context }) => context.networkError,
-    /** The (loaded or merged) messages hold a reply the server is still writing. */
-    hasStreamingReply: (_, params: { messages: ChatMessage[] }) => hasStreamingReply(params.messages),
-    hasNoStreamingReply: (_, params: { messages: ChatMessage[] }) => !hasStreamingReply(params.messages),
-    /** After this poll, the follow attempts are used up. */
-    followAttemptsUsedUp: ({ context }) => context.followAttempts + 1 >= MAX_FOLLOW_ATTEMPTS,
+    /** The control record names another conversation than the open one (a new chat got its id). */
+    createsConversation: ({ context, event }) => {
+      assertEvent(event, 'stream.control');
+      return event.conversationId !== context.conversationId;
+    },
+    loadedStreamingReply: ({ event }) => {
+      assertEvent(event, 'xstate.done.actor.loadMessages');
+      return hasStreamingReply(event.output.messages);
+    },
+    refreshFoundNoMessages: ({ event }) => {
+      assertEvent(event, 'xstate.done.actor.loadRecent');
+      return event.output.messages.length === 0;
+    },
+    refreshFoundStreamingReply: ({ context, event }) => {
+      assertEvent(event, 'xstate.done.actor.loadRecent');
+      return hasStreamingReply(mergeRecent(context.messages, event.output.messages));
+    },
+    followFailed: ({ event }) => {
+      assertEvent(event, 'xstate.done.actor.follow');
+      return event.output.status === 'failed';
+    },
+    followFinished: ({ event }) => {
+      assertEvent(event, 'xstate.done.actor.follow');
+      return event.output.status === 'finished';
+    },
+    /** The conversation holds its first exchange: one question, one answer. */
+    isFirstExchange: ({ context }) => context.conversationId !== null && context.messages.length === 2,
   },
   actions: {
     openConversation: assign(({ event }) => {
@@ -279,11 +377,12 @@ export const chatSendMachine = setup({
       const { lastUsage: _kept, ...fresh } = freshContext(event.conversationId);
       return fresh;
     }),
-    abortSend: stopChild('sendMessage'),
-    startSend: spawnChild('sendMessage', {
-      id: 'sendMessage',
-      input: ({ context }) => context.lastRequest as SendMessageInput,
+    applyLoadedConversation: assign(({ event }) => {
+      assertEvent(event, 'xstate.done.actor.loadMessages');
+      return { messages: event.output.messages, title: event.output.conversation.title, loadError: null };
     }),
+    markLoadFailed: assign({ loadError: FETCH_MESSAGES_FAILED }),
+    reportLoadFailed: report(() => notice('error', FETCH_MESSAGES_FAILED)),
     appendExchange: assign(({ context, event }) => {
       assertEvent(event, 'message.submit');
       const n = context.messages.length;
@@ -303,9 +402,9 @@ export const chatSendMachine = setup({
       const edited: ChatMessage = { ...context.messages[at]!, content: event.text };
       return startReply(context, [...context.messages.slice(0, at), edited], event, event.messageId);
     }),
-    applyControl: enqueueActions(({ context, event, enqueue }) => {
+    /** The control record: the real ids of the question and the reply, and the conversation they belong to. */
+    applyControl: assign(({ context, event }) => {
       assertEvent(event, 'stream.control');
-      const isNew = context.conversationId !== event.conversationId;
       const n = context.messages.length;
       const messages = context.messages.map((m, i) => {
         const conversation_id = m.conversation_id || event.conversationId;
@@ -313,8 +412,11 @@ export const chatSendMachine = setup({
         if (i === n - 2 && m.sender === 'user') return { ...m, id: event.userMessageId, conversation_id };
         return m.conversation_id ? m : { ...m, conversation_id };
       });
-      enqueue.assign({ conversationId: event.conversationId, messages, streamingMessageId: event.messageId });
-      if (isNew) enqueue.emit({ type: 'conversation.created', conversationId: event.conversationId });
+      return { conversationId: event.conversationId, messages, streamingMessageId: event.messageId };
+    }),
+    reportConversationCreated: report(({ event }) => {
+      assertEvent(event, 'stream.control');
+      return { type: 'conversation.created', conversationId: event.conversationId } satisfies ConversationCreated;
     }),
     appendChunk: assign(({ context, event }) => {
       assertEvent(event, 'stream.chunk');
@@ -329,6 +431,12 @@ export const chatSendMachine = setup({
         lastUsage: event.usage,
       };
     }),
+    /** Used where the conversation is known (the guard `hasConversation` or `isFirstExchange` ran). */
+    reportExchangeCompleted: report(({ context }: { context: ChatSendContext }) => ({
+      type: 'exchange.completed',
+      conversationId: context.conversationId as string,
+      messageCount: context.messages.length,
+    }) satisfies ExchangeCompleted),
     failReplyWithServerError: assign(({ context, event }) => {
       assertEvent(event, 'stream.error');
       return {
@@ -340,41 +448,42 @@ export const chatSendMachine = setup({
         streamingMessageId: null,
       };
     }),
+    /** A network failure of our send: the spec's sentence for the phase replaces the reply. */
     failReply: assign(({ context, event }, params: { phase: 'request' | 'stream' }) => {
       assertEvent(event, ['stream.failed', 'xstate.error.actor.sendMessage']);
-      const phase = event.type === 'stream.failed' ? event.phase : params.phase;
       return {
-        messages: finishAssistant(context.messages, { content: phase === 'request' ? SEND_REQUEST_FAILED : SEND_STREAM_FAILED, status: 'error' }),
+        messages: finishAssistant(context.messages, { content: params.phase === 'request' ? SEND_REQUEST_FAILED : SEND_STREAM_FAILED, status: 'error' }),
         streamingText: '',
         streamingMessageId: null,
-        networkError: true,
-        failureDetail: event.type === 'stream.failed' ? (event.detail ?? null) : errorText(event.error),
+        failureDetail: event.type === 'stream.failed' ? (event.detail ?? null) : failureText(event.error),
       };
     }),
-    emitExchangeCompleted: enqueueActions(({ context, enqueue }) => {
-      if (context.conversationId === null) return;
-      enqueue.emit({ type: 'exchange.completed', conversationId: context.conversationId, messageCount: context.messages.length });
+    applyRefreshedMessages: assign(({ context, event }) => {
+      assertEvent(event, 'xstate.done.actor.loadRecent');
+      return { messages: mergeRecent(context.messages, event.output.messages), failureDetail: null };
     }),
-    /** A followed reply completed: only a first exchange (2 messages) is announced, for title polling. */
-    emitFirstExchangeCompleted: enqueueActions(({ context, enqueue }) => {
-      if (context.conversationId === null || context.messages.length !== 2) return;
-      enqueue.emit({ type: 'exchange.completed', conversationId: context.conversationId, messageCount: 2 });
+    reportRefreshed: report(() => notice('success', MESSAGES_REFRESHED)),
+    reportRefreshFailed: report(({ event }) => {
+      assertEvent(event, 'xstate.error.actor.loadRecent');
+      return notice('error', refreshFailedText(serverDetailOf(event.error) ?? FETCH_RECENT_FAILED));
     }),
-    mergeRecentMessages: assign(({ context }, params: { recent: ChatMessage[] }) => ({ messages: mergeRecent(context.messages, params.recent) })),
-    countFollowAttempt: assign({ followAttempts: ({ context }) => context.followAttempts + 1 }),
-    /** A failed poll: only the flag (and the detail); the followed message is left as it was. */
-    markFollowFailed: assign((_, params: { error: unknown }) => ({ networkError: true, failureDetail: errorText(params.error) })),
+    reportNoMessagesFound: report(() => notice('error', refreshFailedText(NO_MESSAGES_FOUND))),
+    applyFollowedMessages: assign(({ context, event }) => {
+      assertEvent(event, 'poll.progress');
+      return { messages: mergeRecent(context.messages, event.value.messages) };
+    }),
+    /** Following failed: only the detail; the followed message is left as it was. */
+    markFollowFailed: assign(({ event }) => {
+      assertEvent(event, ['xstate.done.actor.follow', 'xstate.error.actor.follow']);
+      return { failureDetail: failureText(event.type === 'xstate.done.actor.follow' ? event.output.error : event.error) };
+    }),
   },
 }).createMachine({
   id: 'chatSend',
   context: ({ input }) => freshContext(input.conversationId),
   initial: 'opening',
   on: {
-    'conversation.open': {
-      guard: 'opensSomethingElse',
-      target: '.opening',
-      actions: ['abortSend', 'openConversation'],
-    },
+    'conversation.open': { guard: 'opensSomethingElse', target: '.opening', actions: 'openConversation' },
   },
   states: {
     /** Transient: never observed. */
@@ -386,60 +495,62 @@ export const chatSendMachine = setup({
       invoke: {
         id: 'loadMessages',
         src: 'loadMessages',
-        input: ({ context }) => ({ conversationId: context.conversationId as string }),
+        input: loadInput,
         onDone: [
-          {
-            guard: { type: 'hasStreamingReply', params: ({ event }) => ({ messages: event.output.messages }) },
-            target: 'following',
-            actions: assign(({ event }) => ({ messages: event.output.messages, title: event.output.conversation.title, loadError: null })),
-          },
-          {
-            target: 'idle',
-            actions: assign(({ event }) => ({ messages: event.output.messages, title: event.output.conversation.title, loadError: null })),
-          },
+          { guard: 'loadedStreamingReply', target: 'following', actions: 'applyLoadedConversation' },
+          { target: 'idle', actions: 'applyLoadedConversation' },
         ],
-        onError: {
-          target: 'idle',
-          actions: [assign({ loadError: FETCH_MESSAGES_FAILED }), emit({ type: 'messages.loadFailed' as const })],
-        },
+        onError: { target: 'idle', actions: ['markLoadFailed', 'reportLoadFailed'] },
       },
     },
     idle: {
       on: {
-        'message.submit': { guard: 'hasText', target: 'thinking', actions: 'appendExchange' },
-        'message.edit': { guard: and(['hasText', 'isEditableUserMessage']), target: 'thinking', actions: 'applyEdit' },
-        'messages.refresh': { guard: and(['hasNetworkError', 'hasConversation']), target: 'refreshing' },
+        'message.submit': { guard: 'hasText', target: 'replying', actions: 'appendExchange' },
+        'message.edit': { guard: and(['hasText', 'isEditableUserMessage']), target: 'replying', actions: 'applyEdit' },
       },
     },
-    thinking: {
-      tags: ['busy', 'thinking'],
-      entry: 'startSend',
-      on: {
-        'stream.control': { actions: 'applyControl' },
-        'stream.chunk': { target: 'streaming', actions: 'appendChunk' },
-        'stream.done': { target: 'idle', actions: ['abortSend', 'completeReply', 'emitExchangeCompleted'] },
-        'stream.error': { target: 'idle', actions: ['abortSend', 'failReplyWithServerError'] },
-        'stream.failed': { target: 'networkError', actions: ['abortSend', { type: 'failReply', params: { phase: 'request' } }] },
-        'xstate.error.actor.sendMessage': { target: 'networkError', actions: ['abortSend', { type: 'failReply', params: { phase: 'request' } }] },
+    replying: {
+      tags: ['busy'],
+      invoke: {
+        id: 'sendMessage',
+        src: 'sendMessage',
+        input: ({ context }) => context.lastRequest as SendMessageInput,
       },
-    },
-    streaming: {
-      tags: ['busy', 'streaming'],
-      exit: 'abortSend',
+      initial: 'thinking',
       on: {
-        'stream.control': { actions: 'applyControl' },
-        'stream.chunk': { actions: 'appendChunk' },
-        'stream.done': { target: 'idle', actions: ['completeReply', 'emitExchangeCompleted'] },
+        'stream.control': [
+          { guard: 'createsConversation', actions: ['applyControl', 'reportConversationCreated'] },
+          { actions: 'applyControl' },
+        ],
+        'stream.done': [
+          { guard: 'hasConversation', target: 'idle', actions: ['completeReply', 'reportExchangeCompleted'] },
+          { target: 'idle', actions: 'completeReply' },
+        ],
         'stream.error': { target: 'idle', actions: 'failReplyWithServerError' },
-        'stream.failed': { target: 'networkError', actions: { type: 'failReply', params: { phase: 'stream' } } },
-        'xstate.error.actor.sendMessage': { target: 'networkError', actions: { type: 'failReply', params: { phase: 'stream' } } },
+        'stream.failed': { target: 'networkError', actions: { type: 'failReply', params: ({ event }) => ({ phase: event.phase }) } },
+      },
+      states: {
+        thinking: {
+          tags: ['thinking'],
+          on: {
+            'stream.chunk': { target: 'streaming', actions: 'appendChunk' },
+            'xstate.error.actor.sendMessage': { target: '#chatSend.networkError', actions: { type: 'failReply', params: { phase: 'request' } } },
+          },
+        },
+        streaming: {
+          tags: ['streaming'],
+          on: {
+            'stream.chunk': { actions: 'appendChunk' },
+            'xstate.error.actor.sendMessage': { target: '#chatSend.networkError', actions: { type: 'failReply', params: { phase: 'stream' } } },
+          },
+        },
       },
     },
     networkError: {
       tags: ['error'],
       on: {
-        'message.submit': { guard: 'hasText', target: 'thinking', actions: 'appendExchange' },
-        'message.edit': { guard: and(['hasText', 'isEditableUserMessage']), target: 'thinking', actions: 'applyEdit' },
+        'message.submit': { guard: 'hasText', target: 'replying', actions: 'appendExchange' },
+        'message.edit': { guard: and(['hasText', 'isEditableUserMessage']), target: 'replying', actions: 'applyEdit' },
         'messages.refresh': { guard: 'hasConversation', target: 'refreshing' },
       },
     },
@@ -448,67 +559,34 @@ export const chatSendMachine = setup({
       invoke: {
         id: 'loadRecent',
         src: 'loadRecent',
-        input: ({ context }) => ({ conversationId: context.conversationId as string }),
+        input: loadInput,
         onDone: [
-          {
-            guard: { type: 'hasStreamingReply', params: ({ context, event }) => ({ messages: mergeRecent(context.messages, event.output.messages) }) },
-            target: 'following',
-            actions: [
-              assign(({ context, event }) => ({ messages: mergeRecent(context.messages, event.output.messages), networkError: false, failureDetail: null })),
-              emit({ type: 'messages.refreshed' as const }),
-            ],
-          },
-          {
-            target: 'idle',
-            actions: [
-              assign(({ context, event }) => ({ messages: mergeRecent(context.messages, event.output.messages), networkError: false, failureDetail: null })),
-              emit({ type: 'messages.refreshed' as const }),
-            ],
-          },
+          // An empty answer cannot repair anything: a failure, like an error.
+          { guard: 'refreshFoundNoMessages', target: 'networkError', actions: 'reportNoMessagesFound' },
+          { guard: 'refreshFoundStreamingReply', target: 'following', actions: ['applyRefreshedMessages', 'reportRefreshed'] },
+          { target: 'idle', actions: ['applyRefreshedMessages', 'reportRefreshed'] },
         ],
-        onError: {
-          target: 'networkError',
-          actions: emit(({ event }) => ({ type: 'messages.refreshFailed' as const, detail: errorText(event.error) })),
-        },
+        onError: { target: 'networkError', actions: 'reportRefreshFailed' },
       },
     },
-    /** A reply written elsewhere (see "Following a reply written elsewhere"): polls until it is no longer 'streaming'. */
+    /** A reply written elsewhere (see "Following a reply written elsewhere"). */
     following: {
       tags: ['busy', 'following'],
-      exit: assign({ followAttempts: 0 }),
-      initial: 'waiting',
-      states: {
-        waiting: {
-          after: { FOLLOW_INTERVAL: 'fetching' },
-        },
-        fetching: {
-          invoke: {
-            id: 'loadRecent',
-            src: 'loadRecent',
-            input: ({ context }) => ({ conversationId: context.conversationId as string }),
-            onDone: [
-              {
-                guard: { type: 'hasNoStreamingReply', params: ({ context, event }) => ({ messages: mergeRecent(context.messages, event.output.messages) }) },
-                target: '#chatSend.idle',
-                actions: [{ type: 'mergeRecentMessages', params: ({ event }) => ({ recent: event.output.messages }) }, 'emitFirstExchangeCompleted'],
-              },
-              {
-                // Still streaming after the last allowed poll: give up, leaving the message as loaded.
-                guard: 'followAttemptsUsedUp',
-                target: '#chatSend.idle',
-                actions: { type: 'mergeRecentMessages', params: ({ event }) => ({ recent: event.output.messages }) },
-              },
-              {
-                target: 'waiting',
-                actions: [{ type: 'mergeRecentMessages', params: ({ event }) => ({ recent: event.output.messages }) }, 'countFollowAttempt'],
-              },
-            ],
-            onError: {
-              target: '#chatSend.networkError',
-              actions: { type: 'markFollowFailed', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
+      invoke: {
+        id: 'follow',
+        src: 'follow',
+        input: ({ context }) => followInput(context.conversationId as string),
+        onDone: [
+          { guard: 'followFailed', target: 'networkError', actions: 'markFollowFailed' },
+          { guard: and(['followFinished', 'isFirstExchange']), target: 'idle', actions: 'reportExchangeCompleted' },
+          // Finished a later exchange, or gave up (the message stays as last loaded).
+          { target: 'idle' },
+        ],
+        // The poll itself broke (not a failed check): as a failed check.
+        onError: { target: 'networkError', actions: 'markFollowFailed' },
+      },
+      on: {
+        'poll.progress': { actions: 'applyFollowedMessages' },
       },
     },
   },

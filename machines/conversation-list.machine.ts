@@ -85,6 +85,7 @@ export const conversationListMachine = setup({
     events: {} as ConversationListEvent,
     emitted: {} as ConversationListReported,
     tags: {} as 'renaming' | 'deleting',
+    children: {} as { pages: 'pages'; search: 'search'; renameConversation: 'renameConversation'; deleteConversation: 'deleteConversation' },
   },
   actors: {
     pages: pagerMachine,

@@ -1,5 +1,6 @@
 import { assertEvent, assign, emit, setup } from 'xstate';
 import { notProvided } from './not-provided';
+import { notice, type Notice } from './notice';
 import type { LoginRequest, LoginResponse, Tokens } from '../contract/auth';
 import type { User } from '../contract/user';
 
@@ -15,6 +16,11 @@ export interface SessionContext {
   error: string | null;
   /** True from a sign-in until the app has landed on Home (spec: after login the person goes to /home). */
   justSignedIn: boolean;
+  /**
+   * The user came from storage and may be out of date (role, package, department changed since): it is loaded
+   * again once per restored session. A sign-in brings a fresh one.
+   */
+  userStale: boolean;
 }
 
 export interface SessionInput {
@@ -27,16 +33,17 @@ export type SessionEvent =
   | ({ type: 'session.login' } & LoginRequest)
   | { type: 'session.refresh' }
   | { type: 'session.logout' }
-  | { type: 'session.userLoaded'; user: User }
   /** A profile update answered with a user and maybe new tokens: they replace the session. */
   | { type: 'session.replaced'; user: User; tokens?: Tokens }
   | { type: 'session.dismissError' }
   /** The app has shown the landing screen after a sign-in. */
   | { type: 'session.landed' };
 
-export type SessionEmitted = { type: 'session.expired' };
+export type SessionEmitted = { type: 'session.expired' } | Notice;
 
 export const LOGIN_FAILED = 'Login failed';
+/** Spec section 8: the current user could not be loaded. */
+export const USER_FETCH_FAILED = 'Failed to fetch user data';
 
 export const sessionMachine = setup({
   types: {
@@ -44,24 +51,24 @@ export const sessionMachine = setup({
     events: {} as SessionEvent,
     input: {} as SessionInput,
     emitted: {} as SessionEmitted,
-    tags: {} as 'busy' | 'authenticated' | 'expired',
+    tags: {} as 'busy' | 'authenticated' | 'expired' | 'loadingUser',
   },
   actors: {
     login: notProvided<LoginResponse, LoginRequest>('login'),
     refresh: notProvided<Tokens, { refreshToken: string | null }>('refresh'),
     logout: notProvided<void, { refreshToken: string | null }>('logout'),
+    loadUser: notProvided<User, void>('loadUser'),
   },
   guards: {
     hasStoredSession: ({ context }) => Boolean(context.token && context.refreshToken && context.user),
+    isUserStale: ({ context }) => context.userStale,
   },
   actions: {
-    clearSession: assign({ token: null, refreshToken: null, user: null, justSignedIn: false }),
+    clearSession: assign({ token: null, refreshToken: null, user: null, justSignedIn: false, userStale: false }),
     clearError: assign({ error: null }),
-    rememberUser: assign(({ event }) => {
-      assertEvent(event, ['session.userLoaded', 'session.replaced']);
-      if (event.type === 'session.replaced' && event.tokens) {
-        return { user: event.user, token: event.tokens.access_token, refreshToken: event.tokens.refresh_token };
-      }
+    replaceSession: assign(({ event }) => {
+      assertEvent(event, 'session.replaced');
+      if (event.tokens) return { user: event.user, token: event.tokens.access_token, refreshToken: event.tokens.refresh_token };
       return { user: event.user };
     }),
   },
@@ -73,6 +80,7 @@ export const sessionMachine = setup({
     user: input.user ?? null,
     error: null,
     justSignedIn: false,
+    userStale: Boolean(input.user),
   }),
   initial: 'restoring',
   states: {
@@ -103,6 +111,7 @@ export const sessionMachine = setup({
               user: event.output.user,
               error: null,
               justSignedIn: true,
+              userStale: false,
             })),
           ],
         },
@@ -119,9 +128,26 @@ export const sessionMachine = setup({
       on: {
         'session.refresh': 'refreshing',
         'session.logout': 'loggingOut',
-        'session.userLoaded': { actions: 'rememberUser' },
-        'session.replaced': { actions: 'rememberUser' },
+        'session.replaced': { actions: 'replaceSession' },
         'session.landed': { actions: assign({ justSignedIn: false }) },
+      },
+      initial: 'checkingUser',
+      states: {
+        /** Transient: a restored session loads its user once (again after a refresh that interrupted it). */
+        checkingUser: {
+          always: [{ guard: 'isUserStale', target: 'loadingUser' }, { target: 'ready' }],
+        },
+        loadingUser: {
+          tags: ['loadingUser'],
+          invoke: {
+            id: 'loadUser',
+            src: 'loadUser',
+            onDone: { target: 'ready', actions: assign(({ event }) => ({ user: event.output, userStale: false })) },
+            // The stored user stays; an expired session is the API client's to handle (it refreshes first).
+            onError: { target: 'ready', actions: [assign({ userStale: false }), emit(notice('error', USER_FETCH_FAILED))] },
+          },
+        },
+        ready: {},
       },
     },
     refreshing: {

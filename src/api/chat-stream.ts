@@ -1,6 +1,7 @@
 import { fetchEventSource, type EventSourceMessage } from '@microsoft/fetch-event-source';
 import { API_PREFIX, paths } from '../../contract/api-paths';
-import type { SendMessageRequest, StreamControl, StreamDone, StreamError } from '../../contract/chat';
+import { z } from 'zod';
+import { streamControl, streamDone, streamError, type SendMessageRequest, type StreamControl, type StreamDone, type StreamError } from '../../contract/chat';
 import { accessToken, api } from './http';
 
 export interface StreamHandlers {
@@ -24,16 +25,35 @@ export class StreamFailure extends Error {
 
 class Unauthorized extends Error {}
 
+/** A record that does not match its contract schema: the stream cannot be trusted any further. */
+export const MALFORMED_RECORD = 'The server sent a malformed stream record';
+
+const textDelta = z.string();
+
+/** One record's JSON, checked against its contract schema; anything else is a StreamFailure, never a crash. */
+function parseRecord<T>(schema: z.ZodType<T>, data: string, phase: 'request' | 'stream'): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    throw new StreamFailure(phase, MALFORMED_RECORD);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new StreamFailure(phase, MALFORMED_RECORD);
+  return parsed.data;
+}
+
 /** Spec: after a refresh the original call is retried once after 1 second. */
 const RETRY_DELAY_MS = 1000;
 
 export interface StreamOptions {
   signal: AbortSignal;
-  /** Overrides for tests: base URL, token, refresh, fetch. */
+  /** Overrides for tests: base URL, token, refresh, fetch, clock (the `t` query). */
   baseURL?: string;
   getToken?: () => string | null;
   refresh?: () => Promise<boolean>;
   fetch?: typeof fetch;
+  now?: () => number;
 }
 
 async function failureDetail(response: Response): Promise<string> {
@@ -49,19 +69,24 @@ async function failureDetail(response: Response): Promise<string> {
 
 /**
  * POST /chat/messages and read its event stream (ARCHITECTURE.md protocol): the control record first, then
- * JSON-encoded text deltas, then `done`, or `error`. A 401 before anything streamed refreshes the session once
- * and repeats the request; the spec asks for exactly that. Resolves when `done` arrives; rejects with a
- * StreamFailure otherwise (an aborted signal resolves quietly: the person moved on).
+ * JSON-encoded text deltas, then `done`, or `error`. Every record is checked against its contract schema
+ * (contract/chat.ts); a malformed one is a StreamFailure ('request' before the control record, 'stream' after).
+ * Like every other call (src/api/client.ts) it carries the `t` timestamp query, new on each request. A 401
+ * before anything streamed refreshes the session once and repeats the request; the spec asks for exactly that.
+ * Resolves when `done` arrives; rejects with a StreamFailure otherwise (an aborted signal resolves quietly: the
+ * person moved on).
  */
 export async function streamMessage(body: SendMessageRequest, handlers: StreamHandlers, options: StreamOptions): Promise<void> {
-  const url = `${options.baseURL ?? `${import.meta.env.BASE_URL.replace(/\/$/, '')}${API_PREFIX}`}${paths.messages}`;
+  const endpoint = `${options.baseURL ?? `${import.meta.env.BASE_URL.replace(/\/$/, '')}${API_PREFIX}`}${paths.messages}`;
   const getToken = options.getToken ?? accessToken;
   const refresh = options.refresh ?? api.refreshOnce;
+  const now = options.now ?? Date.now;
 
   const attempt = async () => {
     let started = false;
     let finished = false;
     const token = getToken();
+    const url = `${endpoint}?t=${now()}`;
     await fetchEventSource(url, {
       method: 'POST',
       signal: options.signal,
@@ -82,23 +107,27 @@ export async function streamMessage(body: SendMessageRequest, handlers: StreamHa
           throw new StreamFailure('request', 'The server did not answer with a stream', response.status);
         }
       },
+      // Throwing here ends the stream: the library hands the error to onerror, which rethrows it.
       onmessage(message: EventSourceMessage) {
+        const phase = started ? 'stream' : 'request';
         if (message.event === 'error') {
-          handlers.onError(JSON.parse(message.data) as StreamError);
+          handlers.onError(parseRecord<StreamError>(streamError, message.data, phase));
           return;
         }
         if (message.event === 'done') {
+          const done = parseRecord<StreamDone>(streamDone, message.data, phase);
           finished = true;
-          handlers.onDone(JSON.parse(message.data) as StreamDone);
+          handlers.onDone(done);
           return;
         }
-        if (!message.data) return;
-        const data: unknown = JSON.parse(message.data);
-        if (!started && typeof data === 'object' && data !== null) {
+        // Keep-alive comments dispatch empty messages; an event name the protocol does not know is not ours to read.
+        if (!message.data || (message.event !== '' && message.event !== 'message')) return;
+        if (!started) {
+          const control = parseRecord<StreamControl>(streamControl, message.data, 'request');
           started = true;
-          handlers.onControl(data as StreamControl);
-        } else if (typeof data === 'string') {
-          handlers.onChunk(data);
+          handlers.onControl(control);
+        } else {
+          handlers.onChunk(parseRecord(textDelta, message.data, 'stream'));
         }
       },
       onclose() {

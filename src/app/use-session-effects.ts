@@ -1,12 +1,11 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { fetchMe } from '../api/users';
 import { toast } from '../ui/toast';
 import { sessionActor } from '../session/session';
 
 export const SESSION_EXPIRED = 'Your session has expired. Please login again.';
 
-/** App-wide reactions to the session: expiry shows the spec's toast and goes to /logout. */
+/** App-wide reactions to the session: expiry shows the spec's toast and goes to /logout; its notices are toasts. */
 export function useSessionEffects() {
   const navigate = useNavigate();
   useEffect(() => {
@@ -17,13 +16,8 @@ export function useSessionEffects() {
     return () => sub.unsubscribe();
   }, [navigate]);
 
-  // A restored session reloads the person once, so role, package and department are current.
   useEffect(() => {
-    if (!sessionActor.getSnapshot().matches('loggedIn')) return;
-    fetchMe()
-      .then((user) => sessionActor.send({ type: 'session.userLoaded', user }))
-      .catch(() => {
-        // Offline or expired: the API client and the session machine already handle both.
-      });
+    const sub = sessionActor.on('notice.show', (e) => toast[e.tone](e.text));
+    return () => sub.unsubscribe();
   }, []);
 }

@@ -4,6 +4,7 @@ import { sessionMachine, type SessionContext } from '../../machines/session.mach
 import type { LoginRequest } from '../../contract/auth';
 import { errorText } from '../api/api-error';
 import { login, logout, refreshTokens } from '../api/auth';
+import { fetchMe } from '../api/users';
 import { connectSession } from '../api/http';
 import { loadSession, saveSession, STORAGE_KEYS } from './session-storage';
 
@@ -21,6 +22,8 @@ const machine = sessionMachine.provide({
       return refreshTokens(input.refreshToken);
     }),
     logout: fromPromise(async ({ input }: { input: { refreshToken: string | null } }) => logout(input.refreshToken)),
+    // A restored session reloads the person once, so role, package, features and department are current.
+    loadUser: fromPromise(() => fetchMe()),
   },
 });
 

@@ -1,24 +1,39 @@
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
-import { createActor, fromCallback, fromPromise, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
+import { assign, createActor, fromCallback, fromPromise, setup, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import {
   chatSendMachine,
   displayedContent,
   FETCH_MESSAGES_FAILED,
+  FETCH_RECENT_FAILED,
   FOLLOW_INTERVAL_MS,
+  followReplyMachine,
+  loadFailure,
   MAX_FOLLOW_ATTEMPTS,
+  MESSAGES_REFRESHED,
+  NO_MESSAGES_FOUND,
+  refreshFailedText,
   SEND_REQUEST_FAILED,
   SEND_STREAM_FAILED,
+  serverDetailOf,
   streamErrorContent,
-  type ChatSendEmitted,
   type ChatSendEvent,
+  type ChatSendReported,
+  type LoadInput,
   type SendMessageInput,
 } from '../../machines/chat-send.machine';
+import { notice } from '../../machines/notice';
+import type { PollOutput } from '../../machines/poll.machine';
 import { type ChatMessage, type ConversationMessages, type SendMessageRequest, type Usage } from '../../contract/chat';
 import { UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
 import { errorMarker } from '../../contract/markers';
+import { ApiError } from '../../src/api/api-error';
+import { StreamFailure } from '../../src/api/chat-stream';
+import { defineChatSendActors, type ChatSendApi } from '../../src/features/chat/chat-send-actors';
 import { runModelTest } from './support/run-model';
 
 type Snap = SnapshotFrom<typeof chatSendMachine>;
+type Ev = EventFrom<typeof chatSendMachine>;
+type StreamControlEvent = Extract<ChatSendEvent, { type: 'stream.control' }>;
 
 const at = '2025-01-01T10:00:00.000Z';
 const msg = (id: string, sender: ChatMessage['sender'], content: string, conversation_id = 'c1'): ChatMessage => ({
@@ -46,7 +61,8 @@ const recentMidReply: ConversationMessages = {
   conversation,
   messages: [msg('a1', 'Assistant', 'Sure.'), msg('u2', 'user', 'To Penang'), { ...msg('a2', 'Assistant', 'Penang i'), status: 'streaming' }],
 };
-/** A poll while following: the last two messages again, the reply still written or finished. */
+const emptyAnswer: ConversationMessages = { conversation, messages: [] };
+/** A check while following: the last two messages again, the reply still written or finished. */
 const followPoll = (s: Snap, status: 'streaming' | 'complete'): ConversationMessages => {
   const tail = s.context.messages.slice(-2);
   return {
@@ -54,53 +70,57 @@ const followPoll = (s: Snap, status: 'streaming' | 'complete'): ConversationMess
     messages: tail.map((m, i) => (i === tail.length - 1 ? { ...m, status, content: status === 'streaming' ? 'Still writing' : 'All written.' } : m)),
   };
 };
-const FOLLOW_AFTER = 'xstate.after.FOLLOW_INTERVAL.chatSend.following.waiting';
+const followOutput = (s: Snap, status: PollOutput['status'], error: unknown = null): PollOutput<ConversationMessages> => ({
+  status,
+  value: followPoll(s, status === 'finished' ? 'complete' : 'streaming'),
+  error,
+  attempts: 3,
+});
 const isStreamingReply = (m: ChatMessage) => m.sender === 'Assistant' && m.status === 'streaming';
 const usage: Usage = { prompt_tokens: 12, completion_tokens: 34 };
 const options = { browsing: false, imageGeneration: false, reasoningEffort: 'low' as const };
+/** The server answered the refresh with its own sentence / the connection dropped. */
+const refusedRefresh = loadFailure('HTTP 409', 'This conversation is busy');
+const droppedRefresh = loadFailure('Network Error', null);
+const failedFollow = loadFailure('HTTP 500', 'The database is unavailable');
 
 // --- fakes and what they saw (one live actor at a time) ---
 let sent: SendMessageInput[] = [];
 let aborts = 0;
-let loads: Array<{ conversationId: string }> = [];
-let recentLoads: Array<{ conversationId: string }> = [];
-let emitted: ChatSendEmitted[] = [];
+let loads: LoadInput[] = [];
+let recentLoads: LoadInput[] = [];
+let reported: ChatSendReported[] = [];
 
-const testMachine = (machine = modelMachine) =>
+/** A load that never settles (the paths send its outcome), recording its input. */
+const never = <T,>(record: (input: LoadInput) => void) =>
+  fromPromise<T, LoadInput>(({ input }) => {
+    record(input);
+    return new Promise(() => {});
+  });
+
+const testMachine = (machine = chatSendMachine) =>
   machine.provide({
     actors: {
-      loadMessages: fromPromise<ConversationMessages, { conversationId: string }>(({ input }) => {
-        loads.push(input);
-        return new Promise(() => {});
-      }),
-      loadRecent: fromPromise<ConversationMessages, { conversationId: string }>(({ input }) => {
-        recentLoads.push(input);
-        return new Promise(() => {});
-      }),
+      loadMessages: never<ConversationMessages>((input) => loads.push(input)),
+      loadRecent: never<ConversationMessages>((input) => recentLoads.push(input)),
       sendMessage: fromCallback<EventObject, SendMessageInput>(({ input }) => {
         sent.push(input);
         return () => {
           aborts += 1;
         };
       }),
+      // The real follow poll; its first check is a second away, so a (synchronous) path never reaches it: the
+      // paths send its progress and its end.
+      follow: followReplyMachine.provide({ actors: { check: never<ConversationMessages>(() => {}) } }),
     },
   });
-
-/**
- * The model runs the real machine with the give-up bound lowered (MAX_FOLLOW_ATTEMPTS polls would be a 600-rung
- * ladder in the key); the real bound is covered by an example below.
- */
-const MODEL_MAX_FOLLOW_ATTEMPTS = 2;
-const modelMachine = chatSendMachine.provide({
-  guards: { followAttemptsUsedUp: ({ context }) => context.followAttempts + 1 >= MODEL_MAX_FOLLOW_ATTEMPTS },
-});
 
 let serverIds = 0;
 const firstSavedUserMessage = (s: Snap) => s.context.messages.find((m) => m.sender === 'user' && !m.id.startsWith('temp-'));
 
-const eventsFor = (s: Snap): EventFrom<typeof chatSendMachine>[] => {
+const eventsFor = (s: Snap): Ev[] => {
   const current = s.context.conversationId;
-  const open: ChatSendEvent[] = [
+  const open: Ev[] = [
     { type: 'conversation.open', conversationId: current },
     { type: 'conversation.open', conversationId: current === 'c2' ? 'c1' : 'c2' },
     { type: 'conversation.open', conversationId: null },
@@ -109,40 +129,59 @@ const eventsFor = (s: Snap): EventFrom<typeof chatSendMachine>[] => {
   // Server ids are unique: a path's events come from the generator's stored snapshot for a key, not from the
   // snapshot the replay is in, so ids derived from the context could repeat an earlier exchange's.
   serverIds += 1;
-  const control: ChatSendEvent = {
-    type: 'stream.control',
-    conversationId: current ?? 'new-1',
-    messageId: `srv-a-${serverIds}`,
-    userMessageId: `srv-u-${serverIds}`,
-  };
-  const done: ChatSendEvent = { type: 'stream.done', messageId: `srv-a-${serverIds}`, usage };
-  if (s.matches({ following: 'waiting' })) {
+  const control: Ev = { type: 'stream.control', conversationId: current ?? 'new-1', messageId: `srv-a-${serverIds}`, userMessageId: `srv-u-${serverIds}` };
+  const done: Ev = { type: 'stream.done', messageId: `srv-a-${serverIds}`, usage };
+  if (s.matches('following')) {
     // Send, edit and refresh are listed to show they do nothing here.
-    return [
-      ...open,
-      { type: FOLLOW_AFTER } as never,
+    const ignored: Ev[] = [
       { type: 'message.submit', text: 'Hello Tanya', ...options },
       { type: 'message.edit', messageId: editId, text: 'Plan a trip to Ipoh', ...options },
       { type: 'messages.refresh' },
     ];
+    // The poll ends as its checks said: finished after an answer with no reply streaming, else gave up or failed.
+    const ends: Ev[] = s.context.messages.some(isStreamingReply)
+      ? [
+          { type: 'poll.progress', value: followPoll(s, 'streaming') },
+          { type: 'poll.progress', value: followPoll(s, 'complete') },
+          { type: 'xstate.done.actor.follow', output: followOutput(s, 'gaveUp'), actorId: 'follow' },
+          { type: 'xstate.done.actor.follow', output: followOutput(s, 'failed', failedFollow), actorId: 'follow' },
+          { type: 'xstate.error.actor.follow', error: new Error('poll broke'), actorId: 'follow' },
+        ]
+      : [{ type: 'xstate.done.actor.follow', output: followOutput(s, 'finished'), actorId: 'follow' }];
+    return [...open, ...ignored, ...ends];
   }
-  if (s.matches({ following: 'fetching' })) {
+  if (s.matches({ replying: 'thinking' })) {
     return [
       ...open,
-      { type: 'xstate.done.actor.loadRecent', output: followPoll(s, 'streaming') } as never,
-      { type: 'xstate.done.actor.loadRecent', output: followPoll(s, 'complete') } as never,
-      { type: 'xstate.error.actor.loadRecent', error: new Error('Network Error') } as never,
+      control,
+      { type: 'stream.chunk', text: 'Hel' },
+      done,
+      { type: 'stream.error', errorType: 'llm', message: 'The model is unavailable' },
+      { type: 'stream.error', errorType: 'unknown', message: UNKNOWN_STREAM_ERROR },
+      { type: 'stream.failed', phase: 'request', detail: 'Network Error' },
+      { type: 'stream.failed', phase: 'stream', detail: 'socket closed' },
+      { type: 'xstate.error.actor.sendMessage', error: new Error('boom'), actorId: 'sendMessage' },
     ];
   }
-  const value = s.value as string;
-  switch (value) {
+  if (s.matches({ replying: 'streaming' })) {
+    return [
+      ...open,
+      control,
+      { type: 'stream.chunk', text: 'lo' },
+      done,
+      { type: 'stream.error', errorType: 'max-tokens', message: 'The reply reached the token limit' },
+      { type: 'stream.failed', phase: 'stream', detail: 'socket closed' },
+      { type: 'xstate.error.actor.sendMessage', error: new Error('boom'), actorId: 'sendMessage' },
+    ];
+  }
+  switch (s.value) {
     case 'loading':
       return [
         ...open,
-        { type: 'xstate.done.actor.loadMessages', output: loaded } as never,
-        { type: 'xstate.done.actor.loadMessages', output: midReply2 } as never,
-        { type: 'xstate.done.actor.loadMessages', output: midReply4 } as never,
-        { type: 'xstate.error.actor.loadMessages', error: new Error('500') } as never,
+        { type: 'xstate.done.actor.loadMessages', output: loaded, actorId: 'loadMessages' },
+        { type: 'xstate.done.actor.loadMessages', output: midReply2, actorId: 'loadMessages' },
+        { type: 'xstate.done.actor.loadMessages', output: midReply4, actorId: 'loadMessages' },
+        { type: 'xstate.error.actor.loadMessages', error: new Error('500'), actorId: 'loadMessages' },
       ];
     case 'idle':
     case 'networkError':
@@ -155,34 +194,14 @@ const eventsFor = (s: Snap): EventFrom<typeof chatSendMachine>[] => {
         { type: 'message.edit', messageId: 'missing', text: 'x', ...options },
         { type: 'messages.refresh' },
       ];
-    case 'thinking':
-      return [
-        ...open,
-        control,
-        { type: 'stream.chunk', text: 'Hel' },
-        done,
-        { type: 'stream.error', errorType: 'llm', message: 'The model is unavailable' },
-        { type: 'stream.error', errorType: 'unknown', message: UNKNOWN_STREAM_ERROR },
-        { type: 'stream.failed', phase: 'request', detail: 'Network Error' },
-        { type: 'stream.failed', phase: 'stream', detail: 'socket closed' },
-        { type: 'xstate.error.actor.sendMessage', error: new Error('boom'), actorId: 'sendMessage' } as const,
-      ];
-    case 'streaming':
-      return [
-        ...open,
-        control,
-        { type: 'stream.chunk', text: 'lo' },
-        done,
-        { type: 'stream.error', errorType: 'max-tokens', message: 'The reply reached the token limit' },
-        { type: 'stream.failed', phase: 'stream', detail: 'socket closed' },
-        { type: 'xstate.error.actor.sendMessage', error: new Error('boom'), actorId: 'sendMessage' } as const,
-      ];
     case 'refreshing':
       return [
         ...open,
-        { type: 'xstate.done.actor.loadRecent', output: recent } as never,
-        { type: 'xstate.done.actor.loadRecent', output: recentMidReply } as never,
-        { type: 'xstate.error.actor.loadRecent', error: new Error('Network Error') } as never,
+        { type: 'xstate.done.actor.loadRecent', output: recent, actorId: 'loadRecent' },
+        { type: 'xstate.done.actor.loadRecent', output: recentMidReply, actorId: 'loadRecent' },
+        { type: 'xstate.done.actor.loadRecent', output: emptyAnswer, actorId: 'loadRecent' },
+        // Alternate the two failures, so paths carry both (the generators keep one event per type and target).
+        { type: 'xstate.error.actor.loadRecent', error: serverIds % 2 ? refusedRefresh : droppedRefresh, actorId: 'loadRecent' },
       ];
     default:
       return open;
@@ -191,56 +210,88 @@ const eventsFor = (s: Snap): EventFrom<typeof chatSendMachine>[] => {
 
 // --- invariants checked after every step ---
 let prev: Snap | null = null;
-let emittedSeen = 0;
+let reportedSeen = 0;
 let abortsSeen = 0;
+let sentSeen = 0;
 let recentLoadsSeen = 0;
 /** This run has been in `following` (only then can a reply the server is writing stay in the list). */
 let followed = false;
-/** A send of ours is under way (the sendMessage child runs). */
-const sending = (s: Snap | null) => Boolean(s && (s.matches('thinking') || s.matches('streaming')));
-/** States that invoke loadRecent. */
-const loadsRecent = (s: Snap | null) => Boolean(s && (s.matches('refreshing') || s.matches({ following: 'fetching' })));
+const replying = (s: Snap | null) => Boolean(s && s.matches('replying'));
+
+/** Exactly what chat-send must report for the step `prev --e--> s`. */
+function expectedReports(p: Snap | null, e: { type: string } | null, s: Snap): ChatSendReported[] {
+  const c = s.context;
+  const out: ChatSendReported[] = [];
+  if (!p || !e) return out;
+  if (e.type === 'stream.control' && replying(p)) {
+    const ev = e as StreamControlEvent;
+    if (p.context.conversationId !== ev.conversationId) out.push({ type: 'conversation.created', conversationId: ev.conversationId });
+  }
+  if (e.type === 'stream.done' && replying(p) && c.conversationId !== null) {
+    out.push({ type: 'exchange.completed', conversationId: c.conversationId, messageCount: c.messages.length });
+  }
+  if (e.type === 'xstate.error.actor.loadMessages') out.push(notice('error', FETCH_MESSAGES_FAILED));
+  if (e.type === 'xstate.done.actor.loadRecent' && p.matches('refreshing')) {
+    const answer = (e as unknown as { output: ConversationMessages }).output;
+    out.push(answer.messages.length === 0 ? notice('error', refreshFailedText(NO_MESSAGES_FOUND)) : notice('success', MESSAGES_REFRESHED));
+  }
+  if (e.type === 'xstate.error.actor.loadRecent' && p.matches('refreshing')) {
+    const error = (e as unknown as { error: unknown }).error;
+    out.push(notice('error', refreshFailedText(error === refusedRefresh ? 'This conversation is busy' : FETCH_RECENT_FAILED)));
+  }
+  // A followed reply that completed announces only a first exchange (title polling); giving up or failing says nothing.
+  if (e.type === 'xstate.done.actor.follow' && p.matches('following')) {
+    const output = (e as unknown as { output: PollOutput }).output;
+    if (output.status === 'finished' && c.messages.length === 2) out.push({ type: 'exchange.completed', conversationId: c.conversationId!, messageCount: 2 });
+  }
+  return out;
+}
 
 function common(s: Snap, e: { type: string } | null) {
   const c = s.context;
-  const fresh = emitted.slice(emittedSeen);
-  emittedSeen = emitted.length;
+  const p = prev;
+  const fresh = reported.slice(reportedSeen);
+  reportedSeen = reported.length;
   const newAborts = aborts - abortsSeen;
   abortsSeen = aborts;
+  const newSends = sent.length - sentSeen;
+  sentSeen = sent.length;
   const newRecentLoads = recentLoads.length - recentLoadsSeen;
   recentLoadsSeen = recentLoads.length;
   if (s.matches('following')) followed = true;
 
   // Tags are exactly the documented ones.
-  expect(s.hasTag('busy')).toBe(s.matches('thinking') || s.matches('streaming') || s.matches('following'));
-  expect(s.hasTag('thinking')).toBe(s.matches('thinking'));
-  expect(s.hasTag('streaming')).toBe(s.matches('streaming'));
+  expect(s.hasTag('busy')).toBe(s.matches('replying') || s.matches('following'));
+  expect(s.hasTag('thinking')).toBe(s.matches({ replying: 'thinking' }));
+  expect(s.hasTag('streaming')).toBe(s.matches({ replying: 'streaming' }));
   expect(s.hasTag('loading')).toBe(s.matches('loading'));
   expect(s.hasTag('error')).toBe(s.matches('networkError'));
   expect(s.hasTag('refreshing')).toBe(s.matches('refreshing'));
   expect(s.hasTag('following')).toBe(s.matches('following'));
-  if (!s.matches('following')) expect(c.followAttempts).toBe(0);
 
-  // Send is possible exactly in idle and networkError, and never with blank text.
+  // Send is possible exactly in idle and networkError, and never with blank text; refresh only after a network
+  // error, with a conversation.
   const canSend = s.matches('idle') || s.matches('networkError');
   expect(s.can({ type: 'message.submit', text: 'x', ...options })).toBe(canSend);
   expect(s.can({ type: 'message.submit', text: ' \t\n', ...options })).toBe(false);
-  expect(s.can({ type: 'messages.refresh' })).toBe(
-    c.conversationId !== null && (s.matches('networkError') || (s.matches('idle') && c.networkError)),
-  );
+  expect(s.can({ type: 'messages.refresh' })).toBe(c.conversationId !== null && s.matches('networkError'));
   // Opening the conversation already open is a no-op (the URL caught up with the control record).
   if (c.conversationId !== null && c.loadError === null) {
     expect(s.can({ type: 'conversation.open', conversationId: c.conversationId })).toBe(false);
   }
+  // The failure detail belongs to a network error (kept while its refresh runs).
+  if (c.failureDetail !== null) expect(s.matches('networkError') || s.matches('refreshing')).toBe(true);
 
   // Message ids are unique; only the pending reply is 'streaming', or a reply the server is writing, which is only
-  // kept after following it (given up, or a poll failed).
+  // kept after following it (given up, or following failed).
   expect(new Set(c.messages.map((m) => m.id)).size).toBe(c.messages.length);
   const streamingOnes = c.messages.filter((m) => m.status === 'streaming');
   const serverStreaming = streamingOnes.filter((m) => m.id !== c.streamingMessageId);
   for (const m of serverStreaming) expect(isStreamingReply(m) && !m.id.startsWith('temp-')).toBe(true);
   if (!followed) expect(serverStreaming).toEqual([]);
-  if (sending(s)) {
+
+  // The send actor runs exactly in `replying`, one request per entry; leaving `replying` stops it (= aborts).
+  if (replying(s)) {
     expect(s.children.sendMessage).toBeDefined();
     const last = c.messages.at(-1)!;
     expect(streamingOnes.at(-1)).toBe(last);
@@ -248,45 +299,35 @@ function common(s: Snap, e: { type: string } | null) {
     expect(c.messages.at(-2)?.sender).toBe('user');
     expect(sent.at(-1)).toEqual(c.lastRequest);
   } else {
-    // Leaving thinking/streaming always stops the request.
     expect(s.children.sendMessage).toBeUndefined();
     expect(c.streamingMessageId).toBeNull();
     expect(c.streamingText).toBe('');
   }
-  if (sending(prev) && !sending(s)) expect(newAborts).toBe(1);
-  else expect(newAborts).toBe(0);
-  // loadRecent runs exactly in refreshing and following.fetching, once per entry; leaving stops it.
-  expect(Boolean(s.children.loadRecent)).toBe(loadsRecent(s));
-  expect(newRecentLoads).toBe(loadsRecent(s) && !loadsRecent(prev) ? 1 : 0);
+  expect(newSends).toBe(replying(s) && !replying(p) ? 1 : 0);
+  expect(newAborts).toBe(replying(p) && !replying(s) ? 1 : 0);
+  if (e?.type === 'conversation.open' && replying(p) && !replying(s)) {
+    // Selecting another conversation or a new chat cancels the in-flight send (spec section 4, step 6).
+    expect(newAborts).toBe(1);
+    expect(s.children.sendMessage).toBeUndefined();
+  }
+  // loadRecent runs exactly in refreshing, once per entry; the follow poll exactly in following.
+  expect(Boolean(s.children.loadRecent)).toBe(s.matches('refreshing'));
+  expect(newRecentLoads).toBe(s.matches('refreshing') && !p?.matches('refreshing') ? 1 : 0);
+  expect(Boolean(s.children.follow)).toBe(s.matches('following'));
 
-  // Exactly the expected emitted events for the arrival event.
-  const p = prev;
-  const expected: ChatSendEmitted[] = [];
-  if (e?.type === 'stream.control' && p) {
-    const ev = e as Extract<ChatSendEvent, { type: 'stream.control' }>;
-    if (p.context.conversationId !== ev.conversationId) expected.push({ type: 'conversation.created', conversationId: ev.conversationId });
-  }
-  if (e?.type === 'stream.done' && c.conversationId !== null) {
-    expected.push({ type: 'exchange.completed', conversationId: c.conversationId, messageCount: c.messages.length });
-  }
-  if (e?.type === 'xstate.error.actor.loadMessages') expected.push({ type: 'messages.loadFailed' });
-  if (e?.type === 'xstate.done.actor.loadRecent' && p?.matches('refreshing')) expected.push({ type: 'messages.refreshed' });
-  if (e?.type === 'xstate.error.actor.loadRecent' && p?.matches('refreshing')) expected.push({ type: 'messages.refreshFailed', detail: 'Network Error' });
-  // A followed reply that completed announces only a first exchange (title polling); a poll failure says nothing.
-  if (e?.type === 'xstate.done.actor.loadRecent' && p?.matches('following') && s.matches('idle') && !c.messages.some(isStreamingReply) && c.messages.length === 2) {
-    expected.push({ type: 'exchange.completed', conversationId: c.conversationId!, messageCount: 2 });
-  }
-  expect(fresh).toEqual(expected);
+  // Exactly the expected reported events for the step.
+  expect(fresh).toEqual(expectedReports(p, e, s));
 
   // conversation.open resets everything.
   if (e?.type === 'conversation.open' && p && p.context.conversationId !== c.conversationId) {
     expect(c.messages).toEqual([]);
-    expect(c.networkError).toBe(false);
+    expect(c.failureDetail).toBeNull();
     expect(c.loadError).toBeNull();
+    expect(c.title).toBeNull();
   }
   if (e?.type === 'stream.control') {
-    expect(c.conversationId).toBe((e as Extract<ChatSendEvent, { type: 'stream.control' }>).conversationId);
-    const ev = e as Extract<ChatSendEvent, { type: 'stream.control' }>;
+    const ev = e as StreamControlEvent;
+    expect(c.conversationId).toBe(ev.conversationId);
     expect(c.messages.slice(-2).map((m) => m.id)).toEqual([ev.userMessageId, ev.messageId]);
     expect(c.streamingMessageId).toBe(ev.messageId);
     expect(c.messages.every((m) => m.conversation_id === c.conversationId)).toBe(true);
@@ -302,20 +343,21 @@ const check = (fn: (s: Snap, e: { type: string } | null, p: Snap | null) => void
 
 runModelTest({
   name: 'chat-send',
-  machine: modelMachine,
+  machine: chatSendMachine,
   testMachine: () => testMachine(),
   onActor: (actor) => {
     sent = [];
     aborts = 0;
     loads = [];
     recentLoads = [];
-    emitted = [];
+    reported = [];
     prev = null;
-    emittedSeen = 0;
+    reportedSeen = 0;
     abortsSeen = 0;
+    sentSeen = 0;
     recentLoadsSeen = 0;
     followed = false;
-    actor.on('*', (ev) => emitted.push(ev as ChatSendEmitted));
+    actor.on('*', (ev) => reported.push(ev as ChatSendReported));
   },
   inputs: [{ conversationId: 'c1' }, { conversationId: null }],
   events: eventsFor,
@@ -323,14 +365,13 @@ runModelTest({
     JSON.stringify({
       v: s.value,
       c: s.context.conversationId !== null,
-      n: s.context.networkError,
       e: Boolean(firstSavedUserMessage(s)),
       l: s.context.loadError !== null,
-      // A reply the server is writing is in the list; while following: the polls so far, and a first exchange.
+      // A reply the server is writing is in the list; while following: a first exchange or a later one.
       s: s.context.messages.some(isStreamingReply) && !s.context.streamingMessageId,
-      f: s.matches('following') ? [s.context.followAttempts, s.context.messages.length === 2] : null,
+      f: s.matches('following') ? s.context.messages.length === 2 : null,
     }),
-  // Simple paths over the full key (about 20 keys) explode; value + "has a conversation" gives a few hundred routes.
+  // Simple paths over the full key explode; value + "has a conversation" gives a few hundred routes.
   simpleKey: (s) => JSON.stringify([s.value, s.context.conversationId !== null]),
   edgeKeys: true,
   checks: {
@@ -344,9 +385,9 @@ runModelTest({
       const c = s.context;
       if (e?.type === 'xstate.done.actor.loadMessages') {
         expect(c.messages).toEqual(loaded.messages);
+        expect(c.title).toBe(loaded.conversation.title);
         expect(c.loadError).toBeNull();
       }
-      if (e?.type === FOLLOW_AFTER) throw new Error('the follow timer fired outside following');
       if (e?.type === 'xstate.error.actor.loadMessages') {
         expect(c.loadError).toBe(FETCH_MESSAGES_FAILED);
         expect(c.messages).toEqual([]);
@@ -365,35 +406,29 @@ runModelTest({
         else expect(last.content).toContain(errorMarker(ev.errorType === 'max-tokens' ? 'max-tokens' : 'llm', ev.message));
       }
       if (e?.type === 'xstate.done.actor.loadRecent') {
-        expect(c.networkError).toBe(false);
-        expect(c.failureDetail).toBeNull();
-      }
-      if (e?.type === 'xstate.done.actor.loadRecent' && p!.matches('refreshing')) {
         // Everything from a1 on replaced by the recent messages; nothing before it was touched.
+        expect(c.failureDetail).toBeNull();
         const i = c.messages.findIndex((m) => m.id === 'a1');
         if (i >= 0) expect(c.messages.slice(i)).toEqual(recent.messages);
         else expect(c.messages).toEqual(recent.messages);
         expect(c.messages.some(isStreamingReply)).toBe(false);
       }
-      if (e?.type === 'xstate.done.actor.loadRecent' && p!.matches('following')) {
-        const output = (e as unknown as { output: ConversationMessages }).output.messages;
-        expect(c.messages.slice(-output.length)).toEqual(output);
-        if (output.some(isStreamingReply)) {
-          // Gave up after the last allowed poll: the reply is left as loaded.
-          expect(p!.context.followAttempts).toBe(MODEL_MAX_FOLLOW_ATTEMPTS - 1);
-          expect(c.messages.at(-1)).toMatchObject({ status: 'streaming', content: 'Still writing' });
-        } else {
-          expect(c.messages.at(-1)).toMatchObject({ status: 'complete', content: 'All written.' });
-        }
+      if (e?.type === 'xstate.done.actor.follow') {
+        const output = (e as unknown as { output: PollOutput }).output;
+        // The poll's answers were merged as they came: finished leaves no reply streaming; giving up leaves it as loaded.
+        expect(c.messages).toBe(p!.context.messages);
+        expect(c.messages.some(isStreamingReply)).toBe(output.status !== 'finished');
       }
     }),
-    thinking: check((s, e, p) => {
+    replying: check((s, e, p) => {
       const c = s.context;
-      expect(c.streamingText).toBe('');
+      if (s.matches({ replying: 'thinking' })) expect(c.streamingText).toBe('');
+      else expect(c.streamingText.length).toBeGreaterThan(0);
       if (e?.type === 'message.submit') {
         const ev = e as Extract<ChatSendEvent, { type: 'message.submit' }>;
         expect(c.messages.length).toBe(p!.context.messages.length + 2);
         expect(c.messages.at(-2)).toMatchObject({ sender: 'user', content: ev.text, status: 'complete' });
+        expect(c.failureDetail).toBeNull();
         expect(sent.at(-1)).toEqual({
           conversation_id: p!.context.conversationId,
           message: ev.text,
@@ -412,41 +447,42 @@ runModelTest({
         expect(c.messages.length).toBe(i + 2);
         expect(sent.at(-1)).toMatchObject({ message: ev.text, message_id_to_edit: ev.messageId, browsing: true, reasoning_effort: 'medium' });
       }
-    }),
-    streaming: check((s, e, p) => {
-      expect(s.context.streamingText.length).toBeGreaterThan(0);
       if (e?.type === 'stream.chunk') {
         const text = (e as Extract<ChatSendEvent, { type: 'stream.chunk' }>).text;
-        expect(s.context.streamingText).toBe(p!.context.streamingText + text);
+        expect(c.streamingText).toBe(p!.context.streamingText + text);
         // A chunk does not copy the messages array.
-        expect(s.context.messages).toBe(p!.context.messages);
+        expect(c.messages).toBe(p!.context.messages);
       }
     }),
     networkError: check((s, e, p) => {
       const c = s.context;
-      expect(c.networkError).toBe(true);
-      // A failed send of ours, or a reply the server is writing whose poll failed.
+      // A failed send of ours, or a reply the server is writing that could not be followed.
       const failed = c.messages.filter((m) => m.status === 'error' && m.sender === 'Assistant');
       expect(failed.length > 0 || c.messages.some(isStreamingReply)).toBe(true);
       if (failed.length > 0) expect([SEND_REQUEST_FAILED, SEND_STREAM_FAILED]).toContain(failed.at(-1)!.content);
-      if (e?.type === 'xstate.error.actor.loadRecent' && p!.matches('following')) {
-        // Only the flag: the followed reply keeps its loaded content and status.
-        expect(c.messages).toBe(p!.context.messages);
-        expect(c.messages.at(-1)!.status).toBe('streaming');
-        expect(c.failureDetail).toBe('Network Error');
-      }
       if (e?.type === 'stream.failed') {
         const ev = e as Extract<ChatSendEvent, { type: 'stream.failed' }>;
         expect(c.messages.at(-1)!.content).toBe(ev.phase === 'request' ? SEND_REQUEST_FAILED : SEND_STREAM_FAILED);
         expect(c.failureDetail).toBe(ev.detail ?? null);
       }
       if (e?.type === 'xstate.error.actor.sendMessage') {
-        expect(c.messages.at(-1)!.content).toBe(p!.matches('thinking') ? SEND_REQUEST_FAILED : SEND_STREAM_FAILED);
+        expect(c.messages.at(-1)!.content).toBe(p!.matches({ replying: 'thinking' }) ? SEND_REQUEST_FAILED : SEND_STREAM_FAILED);
         expect(c.failureDetail).toBe('boom');
       }
-      if (e?.type === 'xstate.error.actor.loadRecent') expect(c.messages).toEqual(p!.context.messages);
+      if (e?.type === 'xstate.done.actor.follow' || e?.type === 'xstate.error.actor.follow') {
+        // Only the detail: the followed reply keeps its loaded content and status.
+        expect(c.messages).toBe(p!.context.messages);
+        expect(c.messages.at(-1)!.status).toBe('streaming');
+        expect(c.failureDetail).toBe(e.type === 'xstate.done.actor.follow' ? 'The database is unavailable' : 'poll broke');
+      }
+      if (e?.type === 'xstate.done.actor.loadRecent' || e?.type === 'xstate.error.actor.loadRecent') {
+        // A failed refresh changes nothing but the notice.
+        expect(c).toEqual(p!.context);
+      }
     }),
-    refreshing: check((s) => {
+    refreshing: check((s, e, p) => {
+      // Entered only by Refresh after a network error; anything else here is ignored.
+      expect(p!.matches(e?.type === 'messages.refresh' ? 'networkError' : 'refreshing')).toBe(true);
       expect(s.context.conversationId).not.toBeNull();
       expect(s.children.loadRecent).toBeDefined();
       expect(recentLoads.at(-1)).toEqual({ conversationId: s.context.conversationId });
@@ -454,49 +490,50 @@ runModelTest({
     following: check((s, e, p) => {
       const c = s.context;
       expect(c.conversationId).not.toBeNull();
-      expect(c.networkError).toBe(false);
       expect(c.failureDetail).toBeNull();
-      // The last assistant message is the one the server is writing; no send of ours runs.
-      expect(c.messages.findLast((m) => m.sender === 'Assistant')?.status).toBe('streaming');
-      expect(s.children.sendMessage).toBeUndefined();
-      expect(c.followAttempts).toBeGreaterThanOrEqual(0);
-      expect(c.followAttempts).toBeLessThan(MODEL_MAX_FOLLOW_ATTEMPTS);
+      // The follow poll, as the spec of following says: every second, ten minutes at most, a failed check ends it.
+      expect(s.children.follow!.getSnapshot().context).toMatchObject({
+        intervalMs: FOLLOW_INTERVAL_MS,
+        maxAttempts: MAX_FOLLOW_ATTEMPTS,
+        stopOnError: true,
+        checkInput: { conversationId: c.conversationId },
+      });
       // Busy: no send, edit or refresh.
       const editable = firstSavedUserMessage(s);
       if (editable) expect(s.can({ type: 'message.edit', messageId: editable.id, text: 'Again', ...options })).toBe(false);
-      expect(s.can({ type: 'messages.refresh' })).toBe(false);
-      if (s.matches({ following: 'waiting' })) expect(s.children.loadRecent).toBeUndefined();
-      if (s.matches({ following: 'fetching' })) {
-        // Only the timer starts a poll (other events here are ignored); it does not count as an attempt yet.
-        expect(e?.type === FOLLOW_AFTER || p!.matches({ following: 'fetching' })).toBe(true);
-        expect(recentLoads.at(-1)).toEqual({ conversationId: c.conversationId });
-        expect(c.followAttempts).toBe(p!.context.followAttempts);
+      if (e?.type === 'poll.progress') {
+        const answer = (e as Extract<ChatSendEvent, { type: 'poll.progress' }>).value.messages;
+        expect(c.messages.slice(-answer.length)).toEqual(answer);
+        expect(c.messages.slice(0, -answer.length)).toEqual(p!.context.messages.slice(0, -answer.length));
+      } else if (!p?.matches('following')) {
+        // Entered with the reply the server is writing as the last assistant message.
+        expect(c.messages.findLast((m) => m.sender === 'Assistant')?.status).toBe('streaming');
+      } else {
+        // Anything but progress is ignored while following.
+        expect(c).toBe(p.context);
       }
       if (e?.type === 'xstate.done.actor.loadMessages') {
         const output = (e as unknown as { output: ConversationMessages }).output;
         expect(c.messages).toEqual(output.messages);
         expect(c.title).toBe(output.conversation.title);
         expect(c.loadError).toBeNull();
-        expect(c.followAttempts).toBe(0);
       }
       if (e?.type === 'xstate.done.actor.loadRecent') {
         const output = (e as unknown as { output: ConversationMessages }).output.messages;
         expect(c.messages.slice(-output.length)).toEqual(output);
-        // One more poll that found it still written; a refresh that found it starts the count.
-        expect(c.followAttempts).toBe(p!.matches('following') ? p!.context.followAttempts + 1 : 0);
       }
     }),
   },
 });
 
-// --- examples: exact emitted events and texts ---
+// --- examples: exact reported events and texts ---
 
 function start(input: { conversationId: string | null }, machine = testMachine()) {
   sent = [];
   aborts = 0;
   const actor = createActor(machine, { input });
-  const out: ChatSendEmitted[] = [];
-  actor.on('*', (ev) => out.push(ev as ChatSendEmitted));
+  const out: ChatSendReported[] = [];
+  actor.on('*', (ev) => out.push(ev as ChatSendReported));
   actor.start();
   return { actor, out };
 }
@@ -506,6 +543,9 @@ describe('chat-send (examples)', () => {
     expect(SEND_REQUEST_FAILED).toBe("Sorry, I couldn't process your request. Please try again.");
     expect(SEND_STREAM_FAILED).toBe('Sorry, I encountered an error while processing your request. Please try again.');
     expect(FETCH_MESSAGES_FAILED).toBe('Failed to fetch messages');
+    expect(MESSAGES_REFRESHED).toBe('Messages refreshed successfully');
+    expect(refreshFailedText(FETCH_RECENT_FAILED)).toBe('Failed to refresh messages. Failed to fetch recent messages');
+    expect(refreshFailedText(NO_MESSAGES_FOUND)).toBe('Failed to refresh messages. No messages found in the response');
     expectTypeOf<SendMessageInput>().toExtend<SendMessageRequest>();
   });
 
@@ -519,12 +559,12 @@ describe('chat-send (examples)', () => {
     expect(out).toEqual([{ type: 'conversation.created', conversationId: 'c9' }]);
     // The view navigates to /chat?id=c9 and opens it: nothing is reloaded or cancelled.
     actor.send({ type: 'conversation.open', conversationId: 'c9' });
-    expect(actor.getSnapshot().value).toBe('thinking');
+    expect(actor.getSnapshot().value).toEqual({ replying: 'thinking' });
     expect(aborts).toBe(0);
     actor.send({ type: 'stream.chunk', text: 'Hi ' });
     actor.send({ type: 'stream.chunk', text: 'there' });
     const live = actor.getSnapshot();
-    expect(live.value).toBe('streaming');
+    expect(live.value).toEqual({ replying: 'streaming' });
     expect(live.context.messages.at(-1)!.content).toBe('');
     expect(displayedContent(live.context, live.context.messages.at(-1)!)).toBe('Hi there');
     expect(displayedContent(live.context, live.context.messages[0])).toBe('Hello');
@@ -541,15 +581,17 @@ describe('chat-send (examples)', () => {
 
   it('a request failure and a stream failure show the two spec sentences; refresh repairs the list', () => {
     const { actor, out } = start({ conversationId: 'c1' });
-    actor.send({ type: 'xstate.done.actor.loadMessages', output: loaded } as never);
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: loaded, actorId: 'loadMessages' });
     actor.send({ type: 'message.submit', text: 'To Penang', ...options });
-    actor.send({ type: 'stream.failed', phase: 'request', detail: 'Network Error' });
+    actor.send({ type: 'stream.failed', phase: 'request', detail: 'Too many messages' });
     let s = actor.getSnapshot();
     expect(s.value).toBe('networkError');
-    expect(s.context.networkError).toBe(true);
+    expect(s.hasTag('error')).toBe(true);
+    expect(s.context.failureDetail).toBe('Too many messages');
     expect(s.context.messages.at(-1)).toMatchObject({ content: "Sorry, I couldn't process your request. Please try again.", status: 'error' });
 
     actor.send({ type: 'message.submit', text: 'To Penang', ...options });
+    expect(actor.getSnapshot().context.failureDetail).toBeNull();
     actor.send({ type: 'stream.chunk', text: 'Pen' });
     actor.send({ type: 'stream.failed', phase: 'stream' });
     s = actor.getSnapshot();
@@ -557,29 +599,44 @@ describe('chat-send (examples)', () => {
 
     actor.send({ type: 'messages.refresh' });
     expect(actor.getSnapshot().hasTag('refreshing')).toBe(true);
-    actor.send({ type: 'xstate.error.actor.loadRecent', error: new Error('timeout') } as never);
-    expect(out.at(-1)).toEqual({ type: 'messages.refreshFailed', detail: 'timeout' });
+    actor.send({ type: 'xstate.error.actor.loadRecent', error: loadFailure('timeout', null), actorId: 'loadRecent' });
+    expect(out.at(-1)).toEqual({ type: 'notice.show', tone: 'error', text: 'Failed to refresh messages. Failed to fetch recent messages' });
     expect(actor.getSnapshot().value).toBe('networkError');
 
     actor.send({ type: 'messages.refresh' });
-    actor.send({ type: 'xstate.done.actor.loadRecent', output: recent } as never);
+    actor.send({ type: 'xstate.done.actor.loadRecent', output: recent, actorId: 'loadRecent' });
     s = actor.getSnapshot();
-    expect(out.at(-1)).toEqual({ type: 'messages.refreshed' });
+    expect(out.at(-1)).toEqual({ type: 'notice.show', tone: 'success', text: 'Messages refreshed successfully' });
     expect(s.value).toBe('idle');
-    expect(s.context.networkError).toBe(false);
+    expect(s.can({ type: 'messages.refresh' })).toBe(false);
     expect(s.context.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'u2', 'a2']);
+  });
+
+  it("a refresh failure shows the server's detail, and an empty answer fails with 'No messages found in the response'", () => {
+    const { actor, out } = start({ conversationId: 'c1' });
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: loaded, actorId: 'loadMessages' });
+    actor.send({ type: 'message.submit', text: 'To Penang', ...options });
+    actor.send({ type: 'stream.failed', phase: 'stream' });
+    const before = actor.getSnapshot().context;
+    actor.send({ type: 'messages.refresh' });
+    actor.send({ type: 'xstate.error.actor.loadRecent', error: loadFailure('HTTP 404', 'Conversation not found'), actorId: 'loadRecent' });
+    expect(out.at(-1)).toEqual({ type: 'notice.show', tone: 'error', text: 'Failed to refresh messages. Conversation not found' });
+    actor.send({ type: 'messages.refresh' });
+    actor.send({ type: 'xstate.done.actor.loadRecent', output: emptyAnswer, actorId: 'loadRecent' });
+    expect(out.at(-1)).toEqual({ type: 'notice.show', tone: 'error', text: 'Failed to refresh messages. No messages found in the response' });
+    expect(actor.getSnapshot().value).toBe('networkError');
+    expect(actor.getSnapshot().context).toEqual(before);
   });
 
   it('server-reported errors: the error marker once, the unknown-error text shown, no exchange.completed', () => {
     const { actor, out } = start({ conversationId: 'c1' });
-    actor.send({ type: 'xstate.done.actor.loadMessages', output: loaded } as never);
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: loaded, actorId: 'loadMessages' });
     actor.send({ type: 'message.submit', text: 'Long answer please', ...options });
     actor.send({ type: 'stream.chunk', text: 'Part one' });
     actor.send({ type: 'stream.error', errorType: 'max-tokens', message: 'Token limit reached' });
     let s = actor.getSnapshot();
     expect(s.value).toBe('idle');
     expect(s.context.messages.at(-1)).toMatchObject({ content: 'Part one\n\n:::error{type="max-tokens"}\nToken limit reached\n:::', status: 'error' });
-    expect(s.context.networkError).toBe(false);
     expect(out).toEqual([]);
 
     // The server streams its own marker before the error record: it is not added twice.
@@ -603,7 +660,7 @@ describe('chat-send (examples)', () => {
 
   it('editing replaces the text, drops later messages and resends with message_id_to_edit', () => {
     const { actor } = start({ conversationId: 'c1' });
-    actor.send({ type: 'xstate.done.actor.loadMessages', output: recent } as never);
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: recent, actorId: 'loadMessages' });
     expect(actor.getSnapshot().can({ type: 'message.edit', messageId: 'a1', text: 'x', ...options })).toBe(false);
     actor.send({ type: 'message.edit', messageId: 'u2', text: 'To Langkawi', ...options });
     const s = actor.getSnapshot();
@@ -615,38 +672,59 @@ describe('chat-send (examples)', () => {
     expect(sent.at(-1)).toEqual({ conversation_id: 'c1', message: 'To Langkawi', browsing: false, image_generation: false, reasoning_effort: 'low', message_id_to_edit: 'u2' });
   });
 
+  it("an edit of a message the server no longer has ends in networkError with 'Message not found' (through the real send actor)", async () => {
+    const api = fakeApi({
+      streamMessage: async () => {
+        throw new StreamFailure('request', 'Message not found', 404);
+      },
+    });
+    const { actor, out } = start({ conversationId: 'c1' }, chatSendMachine.provide({ actors: defineChatSendActors({ api }) }));
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: loaded, actorId: 'loadMessages' });
+    actor.send({ type: 'message.edit', messageId: 'u1', text: 'Plan a trip to Ipoh', ...options });
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('networkError'));
+    const s = actor.getSnapshot();
+    expect(s.context.failureDetail).toBe('Message not found');
+    expect(s.context.messages.at(-1)).toMatchObject({ content: SEND_REQUEST_FAILED, status: 'error' });
+    expect(s.can({ type: 'messages.refresh' })).toBe(true);
+    expect(out).toEqual([]);
+  });
+
   it('keeps the loaded conversation title for the header, and forgets it when another opens', () => {
     const { actor } = start({ conversationId: 'c1' });
     expect(actor.getSnapshot().context.title).toBeNull();
-    actor.send({ type: 'xstate.done.actor.loadMessages', output: loaded } as never);
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: loaded, actorId: 'loadMessages' });
     expect(actor.getSnapshot().context.title).toBe(loaded.conversation.title);
     actor.send({ type: 'conversation.open', conversationId: null });
     expect(actor.getSnapshot().context.title).toBeNull();
   });
 
-  it('a failed load sets the spec text and emits loadFailed; opening the same id again retries', () => {
+  it("a failed load sets the spec text and reports 'Failed to fetch messages'; opening the same id again retries", () => {
     const { actor, out } = start({ conversationId: 'c1' });
-    actor.send({ type: 'xstate.error.actor.loadMessages', error: new Error('500') } as never);
+    actor.send({ type: 'xstate.error.actor.loadMessages', error: new Error('500'), actorId: 'loadMessages' });
     expect(actor.getSnapshot().context.loadError).toBe('Failed to fetch messages');
-    expect(out).toEqual([{ type: 'messages.loadFailed' }]);
+    expect(out).toEqual([{ type: 'notice.show', tone: 'error', text: 'Failed to fetch messages' }]);
     actor.send({ type: 'conversation.open', conversationId: 'c1' });
     expect(actor.getSnapshot().value).toBe('loading');
     expect(actor.getSnapshot().context.loadError).toBeNull();
   });
 
-  it('selecting another conversation or a new chat aborts the send', () => {
+  it('selecting another conversation or a new chat stops the sendMessage child (aborts the send)', () => {
     const { actor } = start({ conversationId: 'c1' });
-    actor.send({ type: 'xstate.done.actor.loadMessages', output: loaded } as never);
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: loaded, actorId: 'loadMessages' });
     actor.send({ type: 'message.submit', text: 'Hi', ...options });
+    expect(actor.getSnapshot().children.sendMessage).toBeDefined();
     actor.send({ type: 'conversation.open', conversationId: 'c2' });
     expect(aborts).toBe(1);
+    expect(actor.getSnapshot().children.sendMessage).toBeUndefined();
     expect(actor.getSnapshot().value).toBe('loading');
     expect(actor.getSnapshot().context.messages).toEqual([]);
     actor.send({ type: 'conversation.open', conversationId: null });
     expect(actor.getSnapshot().value).toBe('idle');
     actor.send({ type: 'message.submit', text: 'Hi', ...options });
+    actor.send({ type: 'stream.chunk', text: 'Hel' });
     actor.send({ type: 'conversation.open', conversationId: null });
     expect(aborts).toBe(2);
+    expect(actor.getSnapshot().children.sendMessage).toBeUndefined();
     expect(actor.getSnapshot().value).toBe('idle');
   });
 
@@ -666,8 +744,7 @@ describe('chat-send (examples)', () => {
     });
     const { actor, out } = start({ conversationId: null }, machine);
     actor.send({ type: 'message.submit', text: 'Hi', ...options });
-    await new Promise((r) => setTimeout(r, 30));
-    expect(actor.getSnapshot().value).toBe('idle');
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('idle'));
     expect(actor.getSnapshot().context.messages.at(-1)!.content).toBe('Hello, world');
     expect(out.map((e) => e.type)).toEqual(['conversation.created', 'exchange.completed']);
   });
@@ -679,6 +756,93 @@ describe('chat-send (examples)', () => {
     expect(s.value).toBe('networkError');
     expect(s.context.messages.at(-1)!.content).toBe(SEND_REQUEST_FAILED);
   });
+
+  it('reported events reach the parent screen machine, in order', () => {
+    const child = testMachine();
+    const parent = setup({
+      types: { context: {} as { seen: ChatSendReported[] }, events: {} as ChatSendReported | ChatSendEvent },
+      actors: { chatSend: child },
+    }).createMachine({
+      context: { seen: [] },
+      invoke: { id: 'chatSend', src: 'chatSend', input: { conversationId: null } },
+      on: {
+        'conversation.created': { actions: assign({ seen: ({ context, event }) => [...context.seen, event as ChatSendReported] }) },
+        'exchange.completed': { actions: assign({ seen: ({ context, event }) => [...context.seen, event as ChatSendReported] }) },
+        'notice.show': { actions: assign({ seen: ({ context, event }) => [...context.seen, event as ChatSendReported] }) },
+      },
+    });
+    const screen = createActor(parent).start();
+    const chat = screen.getSnapshot().children.chatSend!;
+    chat.send({ type: 'message.submit', text: 'Hello', ...options });
+    chat.send({ type: 'stream.control', conversationId: 'c9', messageId: 'a9', userMessageId: 'u9' });
+    chat.send({ type: 'stream.done', messageId: 'a9', usage });
+    chat.send({ type: 'conversation.open', conversationId: 'c3' });
+    chat.send({ type: 'xstate.error.actor.loadMessages', error: new Error('500'), actorId: 'loadMessages' });
+    expect(screen.getSnapshot().context.seen).toEqual([
+      { type: 'conversation.created', conversationId: 'c9' },
+      { type: 'exchange.completed', conversationId: 'c9', messageCount: 2 },
+      { type: 'notice.show', tone: 'error', text: 'Failed to fetch messages' },
+    ]);
+  });
+});
+
+// --- the src actors over fake API functions ---
+
+function fakeApi(overrides: Partial<ChatSendApi> = {}): ChatSendApi {
+  return {
+    fetchMessages: () => new Promise(() => {}),
+    fetchRecentMessages: () => new Promise(() => {}),
+    streamMessage: () => new Promise(() => {}),
+    ...overrides,
+  };
+}
+
+describe('chat-send actors (src/features/chat/chat-send-actors.ts)', () => {
+  it("a load failure carries the server's detail only when the server answered", async () => {
+    const failWith = (error: unknown) =>
+      fakeApi({
+        fetchRecentMessages: async () => {
+          throw error;
+        },
+      });
+    const refresh = async (api: ChatSendApi) => {
+      const { actor, out } = start({ conversationId: 'c1' }, chatSendMachine.provide({ actors: defineChatSendActors({ api }) }));
+      actor.send({ type: 'xstate.done.actor.loadMessages', output: loaded, actorId: 'loadMessages' });
+      actor.send({ type: 'message.submit', text: 'Hi', ...options });
+      actor.send({ type: 'stream.failed', phase: 'request' });
+      actor.send({ type: 'messages.refresh' });
+      await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('networkError'));
+      return out.at(-1);
+    };
+    expect(await refresh(failWith(new ApiError({ status: 409, detail: 'Busy' })))).toEqual(notice('error', 'Failed to refresh messages. Busy'));
+    expect(await refresh(failWith(new ApiError({ status: 0, detail: 'Network Error' })))).toEqual(notice('error', 'Failed to refresh messages. Failed to fetch recent messages'));
+    expect(serverDetailOf(new Error('x'))).toBeNull();
+    expect(serverDetailOf(loadFailure('x', ''))).toBeNull();
+  });
+
+  it('loadMessages and loadRecent call the API with the conversation id and a signal', async () => {
+    const calls: Array<[string, string, boolean]> = [];
+    const api = fakeApi({
+      fetchMessages: async (id, signal) => {
+        calls.push(['messages', id, signal instanceof AbortSignal]);
+        return loaded;
+      },
+      fetchRecentMessages: async (id, signal) => {
+        calls.push(['recent', id, signal instanceof AbortSignal]);
+        return recent;
+      },
+    });
+    const { actor } = start({ conversationId: 'c1' }, chatSendMachine.provide({ actors: defineChatSendActors({ api }) }));
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('idle'));
+    actor.send({ type: 'message.submit', text: 'Hi', ...options });
+    actor.send({ type: 'stream.failed', phase: 'request' });
+    actor.send({ type: 'messages.refresh' });
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('idle'));
+    expect(calls).toEqual([
+      ['messages', 'c1', true],
+      ['recent', 'c1', true],
+    ]);
+  });
 });
 
 describe('chat-send (following a reply written elsewhere)', () => {
@@ -686,18 +850,16 @@ describe('chat-send (following a reply written elsewhere)', () => {
     vi.useRealTimers();
   });
 
-  /** The model's fakes, with loadRecent answering from `next` (the real give-up bound unless `base` is given). */
-  const following = (next: () => Promise<ConversationMessages>, base = chatSendMachine) => {
+  /** The real src actors over a fake API whose recent messages come from `next`. */
+  const following = (next: () => Promise<ConversationMessages>) => {
     const calls: string[] = [];
-    const machine = testMachine(base).provide({
-      actors: {
-        loadRecent: fromPromise<ConversationMessages, { conversationId: string }>(({ input }) => {
-          calls.push(input.conversationId);
-          return next();
-        }),
+    const api = fakeApi({
+      fetchRecentMessages: (id) => {
+        calls.push(id);
+        return next();
       },
     });
-    return { machine, calls };
+    return { machine: chatSendMachine.provide({ actors: defineChatSendActors({ api }) }), calls };
   };
   const queue = (answers: Array<ConversationMessages | Error>) => () => {
     const answer = answers.shift();
@@ -711,7 +873,7 @@ describe('chat-send (following a reply written elsewhere)', () => {
     expect(MAX_FOLLOW_ATTEMPTS).toBe(600);
   });
 
-  it('a reload mid-reply follows it every second until complete; only a first exchange announces exchange.completed', async () => {
+  it('a reload mid-reply follows it every second until complete; only a first exchange reports exchange.completed', async () => {
     vi.useFakeTimers();
     const { machine, calls } = following(
       queue([
@@ -720,7 +882,7 @@ describe('chat-send (following a reply written elsewhere)', () => {
       ]),
     );
     const { actor, out } = start({ conversationId: 'c1' }, machine);
-    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply2 } as never);
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply2, actorId: 'loadMessages' });
     let s = actor.getSnapshot();
     expect(s.matches('following')).toBe(true);
     expect([s.hasTag('busy'), s.hasTag('following'), s.hasTag('streaming'), s.hasTag('thinking')]).toEqual([true, true, false, false]);
@@ -734,7 +896,7 @@ describe('chat-send (following a reply written elsewhere)', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(calls).toEqual(['c1']);
     s = actor.getSnapshot();
-    expect(s.matches({ following: 'waiting' })).toBe(true);
+    expect(s.matches('following')).toBe(true);
     expect(s.context.messages.at(-1)).toMatchObject({ content: 'Sure, let me', status: 'streaming' });
     expect(out).toEqual([]);
 
@@ -742,6 +904,7 @@ describe('chat-send (following a reply written elsewhere)', () => {
     s = actor.getSnapshot();
     expect(s.value).toBe('idle');
     expect(s.hasTag('busy')).toBe(false);
+    expect(s.children.follow).toBeUndefined();
     expect(s.context.messages.map((m) => [m.id, m.content, m.status])).toEqual([
       ['u1', 'Plan a trip', 'complete'],
       ['a1', 'Sure, let me plan it.', 'complete'],
@@ -750,10 +913,10 @@ describe('chat-send (following a reply written elsewhere)', () => {
     await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS * 5);
     expect(calls.length).toBe(2);
 
-    // A later exchange completing elsewhere is not a first exchange: nothing is emitted.
+    // A later exchange completing elsewhere is not a first exchange: nothing is reported.
     const later = following(queue([{ conversation, messages: [msg('u2', 'user', 'To Penang'), reply('a2', 'Penang it is.', 'complete')] }]));
     const second = start({ conversationId: 'c1' }, later.machine);
-    second.actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply4 } as never);
+    second.actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply4, actorId: 'loadMessages' });
     expect(second.actor.getSnapshot().matches('following')).toBe(true);
     await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS);
     expect(second.actor.getSnapshot().value).toBe('idle');
@@ -761,21 +924,20 @@ describe('chat-send (following a reply written elsewhere)', () => {
     expect(second.out).toEqual([]);
   });
 
-  it('a failed poll sets the network error flag and leaves the reply as loaded; Refresh follows it again', async () => {
+  it('a failed check ends in networkError with the reply as loaded; Refresh follows it again', async () => {
     vi.useFakeTimers();
     const { machine, calls } = following(
       queue([
-        new Error('Network Error'),
+        new ApiError({ status: 0, detail: 'Network Error' }),
         recentMidReply,
         { conversation, messages: [msg('u2', 'user', 'To Penang'), reply('a2', 'Penang it is.', 'complete')] },
       ]),
     );
     const { actor, out } = start({ conversationId: 'c1' }, machine);
-    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply4 } as never);
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply4, actorId: 'loadMessages' });
     await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS);
     let s = actor.getSnapshot();
     expect(s.value).toBe('networkError');
-    expect(s.context.networkError).toBe(true);
     expect(s.context.failureDetail).toBe('Network Error');
     // Not rewritten with a send-failure sentence: the reply the server is writing keeps its text and status.
     expect(s.context.messages).toEqual(midReply4.messages);
@@ -787,39 +949,40 @@ describe('chat-send (following a reply written elsewhere)', () => {
     await vi.advanceTimersByTimeAsync(0);
     s = actor.getSnapshot();
     expect(s.matches('following')).toBe(true);
-    expect(s.context.networkError).toBe(false);
-    expect(out).toEqual([{ type: 'messages.refreshed' }]);
+    expect(s.context.failureDetail).toBeNull();
+    expect(out).toEqual([notice('success', MESSAGES_REFRESHED)]);
     await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS);
     s = actor.getSnapshot();
     expect(s.value).toBe('idle');
     expect(s.context.messages.at(-1)).toMatchObject({ id: 'a2', content: 'Penang it is.', status: 'complete' });
     expect(calls.length).toBe(3);
-    expect(out).toEqual([{ type: 'messages.refreshed' }]);
+    expect(out).toEqual([notice('success', MESSAGES_REFRESHED)]);
   });
 
-  it('opening another conversation or a new chat stops the timer and the poll', async () => {
+  it('opening another conversation or a new chat stops the follow poll and its check', async () => {
     vi.useFakeTimers();
-    let resolvePoll: (value: ConversationMessages) => void = () => {};
-    const { machine, calls } = following(() => new Promise((resolve) => (resolvePoll = resolve)));
+    let resolveCheck: (value: ConversationMessages) => void = () => {};
+    const { machine, calls } = following(() => new Promise((resolve) => (resolveCheck = resolve)));
     const { actor, out } = start({ conversationId: 'c1' }, machine);
 
     // While waiting: the timer is cancelled.
-    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply2 } as never);
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply2, actorId: 'loadMessages' });
     actor.send({ type: 'conversation.open', conversationId: 'c2' });
     expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().children.follow).toBeUndefined();
     await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS * 10);
     expect(calls).toEqual([]);
 
-    // While fetching: the request is stopped and its late answer ignored.
-    actor.send({ type: 'xstate.done.actor.loadMessages', output: { ...midReply2, conversation: { ...conversation, id: 'c2' } } } as never);
+    // While checking: the request is stopped and its late answer ignored.
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: { ...midReply2, conversation: { ...conversation, id: 'c2' } }, actorId: 'loadMessages' });
     await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS);
     expect(calls).toEqual(['c2']);
-    expect(actor.getSnapshot().children.loadRecent).toBeDefined();
+    expect(actor.getSnapshot().children.follow!.getSnapshot().hasTag('checking')).toBe(true);
     actor.send({ type: 'conversation.open', conversationId: null });
     let s = actor.getSnapshot();
     expect(s.value).toBe('idle');
-    expect(s.children.loadRecent).toBeUndefined();
-    resolvePoll({ conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Done.', 'complete')] });
+    expect(s.children.follow).toBeUndefined();
+    resolveCheck({ conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Done.', 'complete')] });
     await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS * 10);
     s = actor.getSnapshot();
     expect(s.value).toBe('idle');
@@ -829,21 +992,20 @@ describe('chat-send (following a reply written elsewhere)', () => {
     expect(out).toEqual([]);
   });
 
-  it(`gives up after ${MAX_FOLLOW_ATTEMPTS} polls (ten minutes), leaving the reply as loaded`, async () => {
+  it(`gives up after ${MAX_FOLLOW_ATTEMPTS} checks (ten minutes), leaving the reply as last loaded`, async () => {
     vi.useFakeTimers();
     const still = { conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Still writing', 'streaming')] };
     const { machine, calls } = following(() => Promise.resolve(still));
     const { actor, out } = start({ conversationId: 'c1' }, machine);
-    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply2 } as never);
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply2, actorId: 'loadMessages' });
     await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS * (MAX_FOLLOW_ATTEMPTS - 1));
     expect(calls.length).toBe(MAX_FOLLOW_ATTEMPTS - 1);
-    expect(actor.getSnapshot().context.followAttempts).toBe(MAX_FOLLOW_ATTEMPTS - 1);
+    expect(actor.getSnapshot().matches('following')).toBe(true);
     await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS);
     const s = actor.getSnapshot();
     expect(calls.length).toBe(MAX_FOLLOW_ATTEMPTS);
     expect(s.value).toBe('idle');
     expect(s.context.messages).toEqual(still.messages);
-    expect(s.context.followAttempts).toBe(0);
     expect(out).toEqual([]);
     await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS * 10);
     expect(calls.length).toBe(MAX_FOLLOW_ATTEMPTS);

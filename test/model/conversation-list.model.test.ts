@@ -162,16 +162,16 @@ runModelTest({
         expect(fresh.reported).toEqual([{ type: 'notice.show', tone: 'error', text: e.title.trim() ? TITLE_TOO_LONG : TITLE_EMPTY }]);
         expect(fresh.pages).toEqual([]);
       }
-      if (e?.type === 'xstate.done.actor.renameConversation') {
+      if ((e?.type as string | undefined) === 'xstate.done.actor.renameConversation') {
         const output = (e as unknown as { output?: Conversation }).output;
         const commit = { type: 'item.commit', id: 'c1', item: output ? { id: 'c1', title: 'Saved name', updated_at: saved.updated_at } : undefined };
         expect(fresh).toEqual({ pages: [commit], search: [commit], reported: [{ type: 'notice.show', tone: 'success', text: RENAMED }] });
       }
-      if (e?.type === 'xstate.error.actor.renameConversation') {
+      if ((e?.type as string | undefined) === 'xstate.error.actor.renameConversation') {
         const revert = { type: 'item.revert', id: 'c1' };
         expect(fresh).toEqual({ pages: [revert], search: [revert], reported: [{ type: 'notice.show', tone: 'error', text: RENAME_FAILED }] });
       }
-      if (e?.type === 'xstate.done.actor.deleteConversation') {
+      if ((e?.type as string | undefined) === 'xstate.done.actor.deleteConversation') {
         const remove = { type: 'item.remove', id: 'c1' };
         expect(fresh).toEqual({
           pages: [remove],
@@ -179,7 +179,7 @@ runModelTest({
           reported: [{ type: 'conversation.deleted', id: 'c1' }, { type: 'notice.show', tone: 'success', text: DELETED }],
         });
       }
-      if (e?.type === 'xstate.error.actor.deleteConversation') {
+      if ((e?.type as string | undefined) === 'xstate.error.actor.deleteConversation') {
         expect(fresh).toEqual({ pages: [], search: [], reported: [{ type: 'notice.show', tone: 'error', text: DELETE_FAILED }] });
       }
     }),

@@ -110,7 +110,7 @@ const check = (fn: (s: Snap, e: Ev | null, p: Snap | null) => void) => (s: Snap,
   expect(view.hint).toBe(s.matches('hint'));
   expect(s.context.total).toBeGreaterThanOrEqual(0);
   // Failures are reported once, with the input's sentence for what failed.
-  if (event?.type === 'xstate.error.actor.fetchPage' && p) {
+  if ((event?.type as string | undefined) === 'xstate.error.actor.fetchPage' && p) {
     const which = p.matches('loadingMore') ? messages.loadMore : messages.load;
     expect(fresh).toEqual([{ type: 'notice.show', tone: 'error', text: which }]);
     expect(s.context.error).toBe(which);
@@ -118,7 +118,7 @@ const check = (fn: (s: Snap, e: Ev | null, p: Snap | null) => void) => (s: Snap,
   } else {
     expect(fresh).toEqual([]);
   }
-  if (event?.type === 'xstate.done.actor.fetchPage') expect(s.context.error).toBeNull();
+  if ((event?.type as string | undefined) === 'xstate.done.actor.fetchPage') expect(s.context.error).toBeNull();
   if (p && event?.type === 'item.patch' && p.context.items.some((i) => i.id === 'i1')) {
     expect(s.context.items.find((i) => i.id === 'i1')).toMatchObject({ title: 'Edited' });
   }
@@ -171,7 +171,7 @@ runModelTest({
     }),
     idle: check((s, e, p) => {
       expect(s.children.fetchPage).toBeUndefined();
-      if (e?.type === 'xstate.done.actor.fetchPage' && p?.matches('loadingMore') && s.context.mode === 'append') {
+      if ((e?.type as string | undefined) === 'xstate.done.actor.fetchPage' && p?.matches('loadingMore') && s.context.mode === 'append') {
         // Appended, not replaced: what was there stays first.
         expect(s.context.items.slice(0, p.context.items.length)).toEqual(p.context.items);
       }
@@ -194,7 +194,7 @@ runModelTest({
       const r = lastRequest();
       expect(r).toEqual({ page: s.context.targetPage, pageSize: s.context.pageSize, query: s.context.query, filters: s.context.filters, sort: s.context.sort });
       expect(r.page).toBe(e?.type === 'pager.goTo' ? e.page : 1);
-      if (e?.type === DEBOUNCE) expect(r.query).toBe(s.context.searchText.trim());
+      if ((e?.type as string | undefined) === DEBOUNCE) expect(r.query).toBe(s.context.searchText.trim());
       if (e?.type === 'pager.sort') {
         // The same column toggles; a new one starts ascending.
         const before = p?.context.sort;

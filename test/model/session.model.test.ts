@@ -17,6 +17,7 @@ const renamed: User = { ...user, name: 'Nur Renamed' };
 const pending = <T>() => new Promise<T>(() => {});
 const logoutInputs: Array<string | null> = [];
 const emitted: string[] = [];
+const userLoads = { count: 0 };
 
 const testMachine = () =>
   sessionMachine.provide({
@@ -27,9 +28,17 @@ const testMachine = () =>
         logoutInputs.push(input.refreshToken);
         return pending();
       }),
+      loadUser: fromPromise<User, void>(() => {
+        userLoads.count += 1;
+        return pending();
+      }),
     },
     actions: {},
   });
+
+/** 'loggedIn.ready' for { loggedIn: 'ready' }. */
+const valueName = (value: unknown): string =>
+  typeof value === 'string' ? value : Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}.${valueName(v)}`)[0]!;
 
 const eventsFor = (value: string): SessionEvent[] => {
   switch (value) {
@@ -40,11 +49,17 @@ const eventsFor = (value: string): SessionEvent[] => {
         { type: 'xstate.done.actor.login', output: login } as never,
         { type: 'xstate.error.actor.login', error: new Error('Incorrect email or password') } as never,
       ];
-    case 'loggedIn':
+    case 'loggedIn.loadingUser':
+      return [
+        { type: 'xstate.done.actor.loadUser', output: renamed } as never,
+        { type: 'xstate.error.actor.loadUser', error: new Error('Network Error') } as never,
+        { type: 'session.refresh' },
+        { type: 'session.logout' },
+      ];
+    case 'loggedIn.ready':
       return [
         { type: 'session.refresh' },
         { type: 'session.logout' },
-        { type: 'session.userLoaded', user: renamed },
         { type: 'session.replaced', user: renamed, tokens: replacedTokens },
         { type: 'session.landed' },
       ];
@@ -68,11 +83,13 @@ runModelTest({
   machine: sessionMachine,
   testMachine,
   onActor: (actor) => {
+    emitted.length = 0;
+    userLoads.count = 0;
     actor.on('*', (e) => emitted.push(e.type));
   },
   inputs: [{}, { token: 'stored-access', refreshToken: 'stored-refresh', user }, { token: 'stored-access', refreshToken: null, user }],
-  events: (s) => eventsFor(s.value as string),
-  key: (s) => JSON.stringify(s.value),
+  events: (s) => eventsFor(valueName(s.value)),
+  key: (s) => JSON.stringify([s.value, s.context.userStale]),
   checks: {
     loggedOut: (s, e) => {
       expect(s.context.justSignedIn).toBe(false);
@@ -99,7 +116,16 @@ runModelTest({
       if (e?.type === 'xstate.done.actor.refresh') expect(s.context).toMatchObject({ token: 'access-2', refreshToken: 'refresh-2' });
       if (e === null) expect(s.context.justSignedIn).toBe(false);
       if (e?.type === 'session.landed') expect(s.context.justSignedIn).toBe(false);
-      if (e?.type === 'session.userLoaded') expect(s.context.user?.name).toBe('Nur Renamed');
+      // A restored user is loaded again once; a sign-in's user is fresh.
+      expect(s.hasTag('loadingUser')).toBe(s.matches({ loggedIn: 'loadingUser' }));
+      if (s.matches({ loggedIn: 'loadingUser' })) expect(s.context.userStale).toBe(true);
+      if (e?.type === 'xstate.done.actor.login') expect(s.matches({ loggedIn: 'ready' })).toBe(true);
+      if (s.matches({ loggedIn: 'loadingUser' })) expect(userLoads.count).toBeGreaterThan(0);
+      if (e?.type === 'xstate.done.actor.loadUser') expect(s.context).toMatchObject({ user: renamed, userStale: false });
+      if (e?.type === 'xstate.error.actor.loadUser') {
+        expect(s.context).toMatchObject({ user, userStale: false });
+        expect(emitted.at(-1)).toBe('notice.show');
+      }
       if (e?.type === 'session.replaced') expect(s.context).toMatchObject({ token: 'access-3', refreshToken: 'refresh-3', user: renamed });
     },
     refreshing: (s) => {

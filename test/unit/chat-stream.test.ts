@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamFailure, streamMessage, type StreamHandlers } from '../../src/api/chat-stream';
+import { MALFORMED_RECORD, StreamFailure, streamMessage, type StreamHandlers } from '../../src/api/chat-stream';
 
 // The library touches two browser globals even with openWhenHidden (window timers, document listeners);
 // Node has neither, so the test gives it the smallest stand-ins. Fetch, streams and HTTP are real.
@@ -13,7 +13,7 @@ type Script = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 let server: http.Server;
 let base = '';
 let script: Script;
-const requests: Array<{ auth?: string; body: string }> = [];
+const requests: Array<{ auth?: string; body: string; url: string }> = [];
 
 const sse = (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      requests.push({ auth: req.headers.authorization, body });
+      requests.push({ auth: req.headers.authorization, body, url: req.url ?? '' });
       script(req, res);
     });
   });
@@ -61,7 +61,7 @@ describe('streamMessage', () => {
     const { events, handlers } = recorder();
     await streamMessage(body, handlers, { signal: new AbortController().signal, baseURL: base, getToken: () => 'tok', refresh: async () => true });
     expect(events).toEqual([['control', control], ['chunk', 'Hi'], ['chunk', ' there\n\n- a'], ['done', done]]);
-    expect(requests[0]).toEqual({ auth: 'Bearer tok', body: JSON.stringify(body) });
+    expect(requests[0]).toMatchObject({ auth: 'Bearer tok', body: JSON.stringify(body) });
   });
 
   it('passes an error event on and still finishes with done', async () => {
@@ -141,5 +141,96 @@ describe('streamMessage', () => {
     const run = streamMessage(body, { ...handlers, onControl: (c) => { handlers.onControl(c); controller.abort(); } }, { signal: controller.signal, baseURL: base, getToken: () => 'tok' });
     await expect(run).resolves.toBeUndefined();
     expect(events).toEqual([['control', control]]);
+  });
+
+  it('carries the t timestamp query like every other call, a new one on the repeat after a 401', async () => {
+    let calls = 0;
+    script = (_req, res) => {
+      calls += 1;
+      if (calls === 1) {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ status: 'error', detail: 'Session expired', message: 'Session expired' }));
+        return;
+      }
+      sse(res);
+      res.write(`data: ${JSON.stringify(control)}\n\n`);
+      res.end(`event: done\ndata: ${JSON.stringify(done)}\n\n`);
+    };
+    let clock = 1_700_000_000_000;
+    const { handlers } = recorder();
+    await streamMessage(body, handlers, {
+      signal: new AbortController().signal,
+      baseURL: base,
+      getToken: () => 'tok',
+      refresh: async () => true,
+      now: () => (clock += 1500),
+    });
+    expect(requests.map((r) => r.url)).toEqual(['/api/v1/chat/messages?t=1700000001500', '/api/v1/chat/messages?t=1700000003000']);
+
+    // Without a clock given, it is the time of the request.
+    const before = Date.now();
+    await streamMessage(body, recorder().handlers, { signal: new AbortController().signal, baseURL: base, getToken: () => 'tok' });
+    const t = Number(new URL(requests.at(-1)!.url, base).searchParams.get('t'));
+    expect(t).toBeGreaterThanOrEqual(before);
+    expect(t).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('a malformed control record is a request failure, not a crash, and nothing is handed on', async () => {
+    script = (_req, res) => {
+      sse(res);
+      res.write(`data: ${JSON.stringify({ conversation_id: 'c1', message_id: 42 })}\n\n`);
+      res.write(`data: ${JSON.stringify('Hi')}\n\n`);
+      res.end(`event: done\ndata: ${JSON.stringify(done)}\n\n`);
+    };
+    const { events, handlers } = recorder();
+    const error = await streamMessage(body, handlers, { signal: new AbortController().signal, baseURL: base, getToken: () => 'tok' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StreamFailure);
+    expect(error).toMatchObject({ phase: 'request', detail: MALFORMED_RECORD, status: 0 });
+    expect(events).toEqual([]);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a malformed done record is a stream failure after what streamed', async () => {
+    script = (_req, res) => {
+      sse(res);
+      res.write(`data: ${JSON.stringify(control)}\n\n`);
+      res.write(`data: ${JSON.stringify('Hi')}\n\n`);
+      res.end(`event: done\ndata: ${JSON.stringify({ message_id: 'm2', usage: { prompt_tokens: 'many' } })}\n\n`);
+    };
+    const { events, handlers } = recorder();
+    const error = await streamMessage(body, handlers, { signal: new AbortController().signal, baseURL: base, getToken: () => 'tok' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StreamFailure);
+    expect(error).toMatchObject({ phase: 'stream', detail: MALFORMED_RECORD });
+    expect(events).toEqual([['control', control], ['chunk', 'Hi']]);
+  });
+
+  it('a text delta that is not a JSON string, or an error record of another shape, is a stream failure', async () => {
+    for (const bad of [`data: {"text":"Hi"}\n\n`, `data: Hi there\n\n`, `event: error\ndata: ${JSON.stringify({ type: 'oops', message: 'x' })}\n\n`]) {
+      script = (_req, res) => {
+        sse(res);
+        res.write(`data: ${JSON.stringify(control)}\n\n`);
+        res.write(bad);
+        res.end(`event: done\ndata: ${JSON.stringify(done)}\n\n`);
+      };
+      const { events, handlers } = recorder();
+      const error = await streamMessage(body, handlers, { signal: new AbortController().signal, baseURL: base, getToken: () => 'tok' }).catch((e: unknown) => e);
+      expect(error, bad).toMatchObject({ phase: 'stream', detail: MALFORMED_RECORD });
+      expect(events).toEqual([['control', control]]);
+    }
+  });
+
+  it('keep-alive comments and unknown event names are skipped', async () => {
+    script = (_req, res) => {
+      sse(res);
+      res.write(': keep-alive\n\n');
+      res.write(`data: ${JSON.stringify(control)}\n\n`);
+      res.write(`event: progress\ndata: {"step":1}\n\n`);
+      res.write(': keep-alive\n\n');
+      res.write(`data: ${JSON.stringify('Hi')}\n\n`);
+      res.end(`event: done\ndata: ${JSON.stringify(done)}\n\n`);
+    };
+    const { events, handlers } = recorder();
+    await streamMessage(body, handlers, { signal: new AbortController().signal, baseURL: base, getToken: () => 'tok' });
+    expect(events).toEqual([['control', control], ['chunk', 'Hi'], ['done', done]]);
   });
 });

@@ -7,7 +7,7 @@ import { TextField } from 'react-aria-components/TextField';
 import { ToggleButton } from 'react-aria-components/ToggleButton';
 import { ArrowUp, BookOpen, Brain, Globe, ImagePlus, Paperclip, SlidersHorizontal } from 'lucide-react';
 import { MESSAGE_EMPTY } from '../../../contract/chat-constants';
-import { hasFeatureMenu, toggleFeature, toggleReasoning, type ChatFeatures } from '../../lib/chat-features';
+import type { ChatOptions, OptionFeature } from '../../../machines/chat-screen.machine';
 import { cx } from '../../ui/cx';
 import { Tooltip } from '../../ui/tooltip';
 
@@ -17,9 +17,12 @@ export interface ChatInputProps {
   isSubmitting: boolean;
   /** Files are uploading: Send is disabled (spec section 4, rule 7). */
   isAttaching?: boolean;
-  userPackage: string;
-  features: ChatFeatures;
-  onFeaturesChange(features: ChatFeatures): void;
+  /** What the next send carries. */
+  options: ChatOptions;
+  /** What the person's package includes (the screen machine's `can`): image generation gets the features menu. */
+  allowed: { browsing: boolean; imageGeneration: boolean; reasoning: boolean };
+  onToggleOption(feature: OptionFeature): void;
+  onToggleReasoning(): void;
   /** Returns whether the message was taken (the box empties only then). */
   onSubmit(text: string): boolean;
 }
@@ -42,12 +45,12 @@ function Soon({ label, icon: Icon }: { label: string; icon: typeof Paperclip }) 
   );
 }
 
-function FeatureControls({ userPackage, features, onFeaturesChange }: Pick<ChatInputProps, 'userPackage' | 'features' | 'onFeaturesChange'>) {
-  const reasoning = (
+function FeatureControls({ options: features, allowed, onToggleOption, onToggleReasoning }: Pick<ChatInputProps, 'options' | 'allowed' | 'onToggleOption' | 'onToggleReasoning'>) {
+  const reasoning = allowed.reasoning && (
     <Tooltip content={`Reasoning effort: ${features.reasoningEffort}`}>
       <AriaButton
         aria-label={`Reasoning effort: ${features.reasoningEffort}`}
-        onPress={() => onFeaturesChange(toggleReasoning(features))}
+        onPress={onToggleReasoning}
         className={cx(iconButton, 'w-auto gap-1 px-2 text-xs font-medium')}
       >
         <Brain aria-hidden className="size-4" />
@@ -55,19 +58,20 @@ function FeatureControls({ userPackage, features, onFeaturesChange }: Pick<ChatI
       </AriaButton>
     </Tooltip>
   );
-  if (!hasFeatureMenu(userPackage)) {
+  // Spec: the premium package (the one with image generation) gets the features menu, others one browsing toggle.
+  if (!allowed.imageGeneration) {
     return (
       <>
-        <Tooltip content="Web browsing">
+        {allowed.browsing && <Tooltip content="Web browsing">
           <ToggleButton
             aria-label="Web browsing"
             isSelected={features.browsing}
-            onChange={() => onFeaturesChange(toggleFeature(features, 'browsing'))}
+            onChange={() => onToggleOption('browsing')}
             className={iconButton}
           >
             <Globe aria-hidden className="size-4" />
           </ToggleButton>
-        </Tooltip>
+        </Tooltip>}
         {reasoning}
       </>
     );
@@ -86,7 +90,7 @@ function FeatureControls({ userPackage, features, onFeaturesChange }: Pick<ChatI
             selectionMode="multiple"
             selectedKeys={[features.browsing && 'browsing', features.imageGeneration && 'imageGeneration'].filter((k): k is string => !!k)}
             // Choosing one toggles it and closes the menu (spec), so each action handles exactly one key.
-            onAction={(key) => onFeaturesChange(toggleFeature(features, key as 'browsing' | 'imageGeneration'))}
+            onAction={(key) => onToggleOption(key as OptionFeature)}
             shouldCloseOnSelect
             className="outline-none"
           >
@@ -112,7 +116,7 @@ function FeatureControls({ userPackage, features, onFeaturesChange }: Pick<ChatI
 }
 
 /** The message box of the new-chat screen and of a conversation (spec section 2, Chat input box). */
-export function ChatInput({ isNewChat, isSubmitting, isAttaching = false, userPackage, features, onFeaturesChange, onSubmit }: ChatInputProps) {
+export function ChatInput({ isNewChat, isSubmitting, isAttaching = false, options, allowed, onToggleOption, onToggleReasoning, onSubmit }: ChatInputProps) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -180,7 +184,7 @@ export function ChatInput({ isNewChat, isSubmitting, isAttaching = false, userPa
         </TextField>
         <div className="flex items-center gap-1">
           <Soon label="Attach files" icon={Paperclip} />
-          <FeatureControls userPackage={userPackage} features={features} onFeaturesChange={onFeaturesChange} />
+          <FeatureControls options={options} allowed={allowed} onToggleOption={onToggleOption} onToggleReasoning={onToggleReasoning} />
           <Soon label="Prompt library" icon={BookOpen} />
           <div className="flex-1" />
           <AriaButton

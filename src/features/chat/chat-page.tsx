@@ -1,22 +1,20 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { NavLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSelector } from '@xstate/react';
 import { LogOut } from 'lucide-react';
-import { DEFAULT_CONVERSATION_TITLE } from '../../../contract/chat-constants';
+import { headerTitle, type OptionFeature } from '../../../machines/chat-screen.machine';
 import { ProfileMenu } from '../../session/profile-menu';
 import { useSession } from '../../session/session';
-import { DEFAULT_FEATURES, type ChatFeatures } from '../../lib/chat-features';
 import { useFrameSelector } from '../../lib/use-frame-selector';
 import { cx } from '../../ui/cx';
 import { Spinner } from '../../ui/spinner';
 import { ChatHeader } from './chat-header';
-import { ChatInput } from './chat-input';
+import { ChatInput, type ChatInputProps } from './chat-input';
 import { ConversationDrawer } from './conversation-drawer';
 import { ConversationPanel, type ConversationPanelProps } from './conversation-sidebar';
 import { MessageList } from './message-list';
-import { useChatSend } from './use-chat-send';
-import { useConversationList } from './use-conversation-list';
-import { useTitlePolling } from './use-title-polling';
+import { useChatScreen } from './use-chat-screen';
+import { useChatSendView, useConversationListView } from './use-chat-views';
 
 function UserFooter() {
   return (
@@ -29,94 +27,90 @@ function UserFooter() {
   );
 }
 
-/** /chat and /chat?id=…: the conversation list beside the conversation, or the new-chat screen. */
+const sameFields = <T extends object>(a: T, b: T) => (Object.keys(a) as Array<keyof T>).every((k) => Object.is(a[k], b[k]));
+
+/**
+ * /chat and /chat?id=…: the conversation list beside the conversation, or the new-chat screen. A thin view of
+ * the chat-screen machine: it renders what the machine and its children hold and sends the person's actions.
+ */
 export default function ChatPage() {
   const [params] = useSearchParams();
   const conversationId = params.get('id');
   const navigate = useNavigate();
-  const me = useSession((c) => ({ role: c.user?.role ?? 'user', packageName: c.user?.package_name ?? 'free' }));
-  const isUserRole = me.role === 'user';
-  const [features, setFeatures] = useState<ChatFeatures>(DEFAULT_FEATURES);
-  const [drawerOpen, setDrawerOpen] = useState(false);
-  const [collapsed, setCollapsed] = useState(false);
+  const isUserRole = useSession((c) => (c.user?.role ?? 'user') === 'user');
 
-  const list = useConversationList();
-  const polling = useTitlePolling(list.upsertTitle);
-
-  const chat = useChatSend(conversationId, {
-    onCreated: (id) => list.addNew(id),
-    onExchangeCompleted: (id, count) => {
-      list.touch(id);
-      // Spec: after the first exchange (2 messages) poll for the title the server makes.
-      if (count === 2) polling.start(id);
-    },
-  });
-  const liveText = useFrameSelector(chat.actor, (s) => s.context.streamingText);
-  const loadedTitle = useSelector(chat.actor, (s) => s.context.title);
-
-  // Leaving a conversation stops its title polling, and closes the mobile drawer.
-  useEffect(() => {
-    polling.stopUnless(conversationId);
-    setDrawerOpen(false);
-  }, [conversationId, polling]);
+  const screen = useChatScreen(conversationId);
+  const ui = useSelector(
+    screen,
+    (s) => ({
+      drawerOpen: s.hasTag('drawerOpen'),
+      collapsed: s.hasTag('panelCollapsed'),
+      options: s.context.options,
+      browsing: s.can({ type: 'option.toggle', feature: 'browsing' }),
+      imageGeneration: s.can({ type: 'option.toggle', feature: 'imageGeneration' }),
+      reasoning: s.can({ type: 'reasoning.toggle' }),
+    }),
+    sameFields,
+  );
+  const chat = useChatSendView(screen);
+  const list = useConversationListView(screen);
+  const liveText = useFrameSelector(chat.send, (s) => s.context.streamingText);
 
   const newChat = useCallback(() => navigate('/chat'), [navigate]);
   const submit = (text: string) => {
-    if (!chat.actor.getSnapshot().can({ type: 'message.submit', text, ...features })) return false;
-    chat.actor.send({ type: 'message.submit', text, ...features });
+    const options = screen.getSnapshot().context.options;
+    // The send child decides whether it takes a message now (not while replying, text not blank).
+    if (!chat.send.getSnapshot().can({ type: 'message.submit', text, ...options })) return false;
+    screen.send({ type: 'message.submit', text });
     return true;
   };
-  const edit = useCallback(
-    (messageId: string, text: string) => chat.actor.send({ type: 'message.edit', messageId, text, ...features }),
-    [chat.actor, features],
-  );
+  const edit = useCallback((messageId: string, text: string) => screen.send({ type: 'message.edit', messageId, text }), [screen]);
 
   const panelProps: ConversationPanelProps = {
-    view: list.view,
+    view: list,
     activeId: conversationId,
     onNewChat: newChat,
-    onSearchChange: list.search,
-    onLoadMore: list.loadMore,
-    onSearchLoadMore: list.searchLoadMore,
-    onRename: list.rename,
-    onDelete: (id) => list.remove(id, () => id === conversationId && navigate('/chat')),
+    onSearchChange: (text) => screen.send({ type: 'search.change', text }),
+    onLoadMore: () => screen.send({ type: 'list.loadMore' }),
+    onSearchLoadMore: () => screen.send({ type: 'search.loadMore' }),
+    onRename: (id, title) => screen.send({ type: 'conversation.rename', id, title }),
+    onDelete: (id) => screen.send({ type: 'conversation.delete', id }),
     footer: isUserRole ? <UserFooter /> : undefined,
   };
-  const active = list.view.conversations.find((c) => c.id === conversationId) ?? null;
+  const inputProps: Omit<ChatInputProps, 'isNewChat' | 'isSubmitting'> = {
+    options: ui.options,
+    allowed: { browsing: ui.browsing, imageGeneration: ui.imageGeneration, reasoning: ui.reasoning },
+    onToggleOption: (feature: OptionFeature) => screen.send({ type: 'option.toggle', feature }),
+    onToggleReasoning: () => screen.send({ type: 'reasoning.toggle' }),
+    onSubmit: submit,
+  };
+  const listed = list.conversations.find((c) => c.id === conversationId)?.title;
   const isNew = conversationId === null && chat.messages.length === 0;
 
   return (
     <div className={cx('flex bg-chat-light text-gray-900 dark:bg-chat-dark dark:text-gray-100', isUserRole ? 'h-dvh' : 'h-[calc(100dvh-3.5rem)] md:h-dvh')}>
-      {!collapsed && (
+      {!ui.collapsed && (
         <aside aria-label="Conversation list" className="hidden w-[300px] shrink-0 border-r border-gray-300 md:flex md:flex-col dark:border-gray-700">
-          <ConversationPanel {...panelProps} onCollapse={() => setCollapsed(true)} />
+          <ConversationPanel {...panelProps} onCollapse={() => screen.send({ type: 'panel.collapse' })} />
         </aside>
       )}
-      <ConversationDrawer isOpen={drawerOpen} onOpenChange={setDrawerOpen}>
+      <ConversationDrawer isOpen={ui.drawerOpen} onOpenChange={(open) => screen.send({ type: open ? 'drawer.open' : 'drawer.close' })}>
         <ConversationPanel {...panelProps} />
       </ConversationDrawer>
       <section aria-label="Chat" className="flex min-w-0 flex-1 flex-col">
         <ChatHeader
-          // The list's title is the freshest (renames, the polled title); an older conversation may not be in it.
-          title={conversationId ? (active?.title ?? loadedTitle ?? DEFAULT_CONVERSATION_TITLE) : null}
+          title={headerTitle(conversationId, listed, chat.status.title)}
           isUserRole={isUserRole}
-          panelCollapsed={collapsed}
-          onExpandPanel={() => setCollapsed(false)}
-          onOpenDrawer={() => setDrawerOpen(true)}
+          panelCollapsed={ui.collapsed}
+          onExpandPanel={() => screen.send({ type: 'panel.expand' })}
+          onOpenDrawer={() => screen.send({ type: 'drawer.open' })}
           onNewChat={newChat}
         />
         {isNew ? (
           <div className="flex flex-1 flex-col items-center justify-center gap-6 overflow-y-auto px-4 pb-[10vh]">
             <h2 className="text-center text-2xl font-semibold sm:text-3xl">How can I help you today?</h2>
             <div className="w-full max-w-3xl">
-              <ChatInput
-                isNewChat
-                isSubmitting={chat.status.busy}
-                userPackage={me.packageName}
-                features={features}
-                onFeaturesChange={setFeatures}
-                onSubmit={submit}
-              />
+              <ChatInput isNewChat isSubmitting={chat.status.busy} {...inputProps} />
             </div>
           </div>
         ) : (
@@ -137,18 +131,11 @@ export default function ChatPage() {
                 failureDetail={chat.status.failureDetail}
                 isRefreshing={chat.status.refreshing}
                 onEdit={edit}
-                onRefresh={() => chat.actor.send({ type: 'messages.refresh' })}
+                onRefresh={() => screen.send({ type: 'messages.refresh' })}
               />
             )}
             <div className="mx-auto w-full max-w-3xl px-4 pb-4">
-              <ChatInput
-                isNewChat={false}
-                isSubmitting={chat.status.busy || chat.status.loading}
-                userPackage={me.packageName}
-                features={features}
-                onFeaturesChange={setFeatures}
-                onSubmit={submit}
-              />
+              <ChatInput isNewChat={false} isSubmitting={chat.status.busy || chat.status.loading} {...inputProps} />
             </div>
           </>
         )}

@@ -4,7 +4,7 @@ import { Input } from 'react-aria-components/Input';
 import { SearchField } from 'react-aria-components/SearchField';
 import { PanelLeftClose, Search, SquarePen, X } from 'lucide-react';
 import { type Conversation } from '../../../contract/chat';
-import { SEARCH_MIN_CHARS, SEARCH_TOO_SHORT } from '../../../contract/chat-constants';
+import { SEARCH_TOO_SHORT } from '../../../contract/chat-constants';
 import { groupConversations } from '../../lib/conversation-groups';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
@@ -15,6 +15,10 @@ export interface ConversationListView {
   conversations: Conversation[];
   searchResults: Conversation[];
   searchText: string;
+  /** Something is typed in the search box: show the search instead of the list. */
+  inSearch: boolean;
+  /** Too short to search: show the hint. */
+  searchHint: boolean;
   loading: boolean;
   loadingMore: boolean;
   hasMore: boolean;
@@ -51,9 +55,7 @@ function List({ items, activeId, onRename, onAskDelete }: { items: Conversation[
 /** New Chat, search and the grouped conversation list (spec section 2 and 4, Conversation list). */
 export function ConversationPanel({ view, activeId, onNewChat, onSearchChange, onLoadMore, onSearchLoadMore, onRename, onDelete, footer, onCollapse }: ConversationPanelProps) {
   const [toDelete, setToDelete] = useState<Conversation | null>(null);
-  const trimmed = view.searchText.trim();
-  const inSearch = trimmed.length > 0;
-  const hint = inSearch && trimmed.length < SEARCH_MIN_CHARS;
+  const { inSearch, searchHint: hint } = view;
 
   // The dialog closes once the delete has finished (successfully or not).
   useEffect(() => {

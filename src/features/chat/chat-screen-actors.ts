@@ -1,0 +1,19 @@
+import { chatScreenMachine } from '../../../machines/chat-screen.machine';
+import { chatSendMachine } from '../../../machines/chat-send.machine';
+import { conversationListMachine } from '../../../machines/conversation-list.machine';
+import { titlePollMachine } from '../../../machines/title-poll.machine';
+import { defineChatSendActors, defineTitlePollActors, type ChatSendApi, type TitlePollApi } from './chat-send-actors';
+import { defineConversationListActors, type ConversationListApi } from './conversation-list-actors';
+
+export type ChatScreenApi = ChatSendApi & TitlePollApi & ConversationListApi;
+
+/** The chat screen with every child's side effects provided (from `api`: the real client, or fakes in tests). */
+export function defineChatScreenMachine({ api }: { api: ChatScreenApi }) {
+  return chatScreenMachine.provide({
+    actors: {
+      send: chatSendMachine.provide({ actors: defineChatSendActors({ api }) }),
+      list: conversationListMachine.provide({ actors: defineConversationListActors({ api }) }),
+      titlePoll: titlePollMachine.provide({ actors: defineTitlePollActors({ api }) }),
+    },
+  });
+}

@@ -1,0 +1,44 @@
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useActorRef } from '@xstate/react';
+import { deleteConversation, fetchConversations, fetchMessages, fetchRecentMessages, renameConversation, searchConversations } from '../../api/chat';
+import { streamMessage } from '../../api/chat-stream';
+import { useSession } from '../../session/session';
+import { toast } from '../../ui/toast';
+import { defineChatScreenMachine } from './chat-screen-actors';
+
+const machine = defineChatScreenMachine({
+  api: { fetchMessages, fetchRecentMessages, streamMessage, fetchConversations, searchConversations, renameConversation, deleteConversation },
+});
+
+const chatPath = (conversationId: string | null) => (conversationId ? `/chat?id=${encodeURIComponent(conversationId)}` : '/chat');
+
+/**
+ * The chat screen's actor. What it is told from outside the machines: the URL's conversation (the router owns
+ * it) and the person's entitlements (the session owns them). What it asks of the page: toasts and navigation.
+ */
+export function useChatScreen(conversationId: string | null) {
+  const navigate = useNavigate();
+  const entitlements = useSession((c) => c.user?.features ?? []);
+  const screen = useActorRef(machine, { input: { conversationId, entitlements } });
+
+  useEffect(() => {
+    screen.send({ type: 'route.changed', conversationId });
+  }, [screen, conversationId]);
+
+  useEffect(() => {
+    screen.send({ type: 'entitlements.changed', entitlements });
+  }, [screen, entitlements]);
+
+  useEffect(() => {
+    const subs = [
+      screen.on('notice.show', (e) => toast[e.tone](e.text)),
+      screen.on('navigation.requested', (e) => navigate(chatPath(e.conversationId))),
+    ];
+    return () => subs.forEach((s) => s.unsubscribe());
+  }, [screen, navigate]);
+
+  return screen;
+}
+
+export type ChatScreenRef = ReturnType<typeof useChatScreen>;

@@ -1,0 +1,59 @@
+import { useSelector } from '@xstate/react';
+import { pagerView, samePagerView } from '../../../machines/pager.machine';
+import type { Conversation } from '../../../contract/chat';
+import type { ChatScreenRef } from './use-chat-screen';
+import type { ConversationListView } from './conversation-sidebar';
+
+/**
+ * Narrow selectors over the chat screen's children: a view re-renders only when what it shows changes. Children
+ * are read from the screen's snapshot, never wired to each other here.
+ */
+
+const sameFields = <T extends object>(a: T, b: T) => (Object.keys(a) as Array<keyof T>).every((k) => Object.is(a[k], b[k]));
+
+export function useChatSendView(screen: ChatScreenRef) {
+  const send = useSelector(screen, (s) => s.children.send)!;
+  const messages = useSelector(send, (s) => s.context.messages);
+  const status = useSelector(
+    send,
+    (s) => ({
+      loading: s.hasTag('loading'),
+      busy: s.hasTag('busy'),
+      thinking: s.hasTag('thinking'),
+      streaming: s.hasTag('streaming'),
+      following: s.hasTag('following'),
+      refreshing: s.hasTag('refreshing'),
+      // 'Refresh message' stays on screen while the refresh it started runs.
+      networkError: s.hasTag('error') || s.hasTag('refreshing'),
+      failureDetail: s.context.failureDetail,
+      streamingId: s.context.streamingMessageId,
+      title: s.context.title,
+    }),
+    sameFields,
+  );
+  return { send, messages, status };
+}
+
+const EMPTY_SEARCH = { items: [] as Conversation[], searchText: '', hint: false, searching: false, loadingMore: false, hasMore: false, inactive: true };
+
+export function useConversationListView(screen: ChatScreenRef): ConversationListView {
+  const list = useSelector(screen, (s) => s.children.list)!;
+  const pagesRef = useSelector(list, (s) => s.children.pages)!;
+  const searchRef = useSelector(list, (s) => s.children.search)!;
+  const deletingId = useSelector(list, (s) => s.context.deletingId);
+  const pages = useSelector(pagesRef, (s) => pagerView<Conversation>(s), samePagerView);
+  const search = useSelector(searchRef, (s) => pagerView<Conversation>(s), samePagerView) ?? EMPTY_SEARCH;
+  return {
+    conversations: pages.items,
+    loading: pages.loading,
+    loadingMore: pages.loadingMore,
+    hasMore: pages.hasMore,
+    searchText: search.searchText,
+    inSearch: !search.inactive,
+    searchHint: search.hint,
+    searchResults: search.items,
+    searching: search.searching || search.loadingMore,
+    searchHasMore: search.hasMore,
+    deletingId,
+  };
+}
