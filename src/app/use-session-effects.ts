@@ -1,23 +1,16 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { toast } from '../ui/toast';
+import { useSelector } from '@xstate/react';
 import { sessionActor } from '../session/session';
 
-export const SESSION_EXPIRED = 'Your session has expired. Please login again.';
-
-/** App-wide reactions to the session: expiry shows the spec's toast and goes to /logout; its notices are toasts. */
+/**
+ * App-wide reaction to the session: an expired session goes to /logout (its toast is shown by the session module).
+ * Read as a state, not an event, so an expiry that happened before this mounted is still followed.
+ */
 export function useSessionEffects() {
   const navigate = useNavigate();
+  const expired = useSelector(sessionActor, (s) => s.matches('expired'));
   useEffect(() => {
-    const sub = sessionActor.on('session.expired', () => {
-      toast.error(SESSION_EXPIRED);
-      navigate('/logout', { replace: true });
-    });
-    return () => sub.unsubscribe();
-  }, [navigate]);
-
-  useEffect(() => {
-    const sub = sessionActor.on('notice.show', (e) => toast[e.tone](e.text));
-    return () => sub.unsubscribe();
-  }, []);
+    if (expired) navigate('/logout', { replace: true });
+  }, [expired, navigate]);
 }

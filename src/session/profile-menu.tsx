@@ -2,33 +2,43 @@ import { NavLink } from 'react-router-dom';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { Dialog, DialogTrigger } from 'react-aria-components/Dialog';
 import { Popover } from 'react-aria-components/Popover';
+import { ChevronUp } from 'lucide-react';
 import { Avatar } from '../ui/avatar';
 import { useSession } from './session';
 
-/** The profile button with its popover (name, email, My Profile): in the app sidebar and the chat sidebar. */
+/**
+ * The profile button (spec section 2, Sidebar): it leads to /profile; beside it, a popover with the person's
+ * name, email and a My Profile link. In the app sidebar and the chat sidebar.
+ */
 export function ProfileMenu() {
   const me = useSession((c) => ({ name: c.user?.name ?? '', email: c.user?.email ?? '', image: c.user?.image_url ?? null }));
   return (
-    <DialogTrigger>
-      <AriaButton
-        className="flex w-full items-center gap-3 rounded-lg p-2 text-left hover:bg-gray-200 dark:hover:bg-gray-700"
+    <div className="flex items-center gap-1">
+      <NavLink
+        to="/profile"
+        className="flex min-w-0 flex-1 items-center gap-3 rounded-lg p-2 text-left hover:bg-gray-200 dark:hover:bg-gray-700"
       >
         <Avatar name={me.name} imageUrl={me.image} size="sm" />
-        {/* Named by its visible text (axe: label-content-name-mismatch), plus what it opens. */}
+        {/* Named by its visible text (axe: label-content-name-mismatch), plus where it leads. */}
         <span className="min-w-0 flex-1 truncate text-sm font-medium">
           {me.name}
           <span className="sr-only">, profile</span>
         </span>
-      </AriaButton>
-      <Popover placement="top start" className="w-64 rounded-xl border border-gray-200 bg-white p-4 shadow-lg dark:border-gray-700 dark:bg-gray-800">
-        <Dialog aria-label="Profile" className="outline-none">
-          <p className="truncate font-semibold">{me.name}</p>
-          <p className="truncate text-sm text-gray-600 dark:text-gray-300">{me.email}</p>
-          <NavLink to="/profile" className="mt-3 block rounded-lg px-3 py-2 text-sm font-medium hover:bg-gray-100 dark:hover:bg-gray-700">
-            My Profile
-          </NavLink>
-        </Dialog>
-      </Popover>
-    </DialogTrigger>
+      </NavLink>
+      <DialogTrigger>
+        <AriaButton aria-label="Account details" className="rounded-lg p-2 hover:bg-gray-200 dark:hover:bg-gray-700">
+          <ChevronUp aria-hidden className="size-4" />
+        </AriaButton>
+        <Popover placement="top start" className="w-64 rounded-xl border border-gray-200 bg-white p-4 shadow-lg dark:border-gray-700 dark:bg-gray-800">
+          <Dialog aria-label="Profile" className="outline-none">
+            <p className="truncate font-semibold">{me.name}</p>
+            <p className="truncate text-sm text-gray-600 dark:text-gray-300">{me.email}</p>
+            <NavLink to="/profile" className="mt-3 block rounded-lg px-3 py-2 text-sm font-medium hover:bg-gray-100 dark:hover:bg-gray-700">
+              My Profile
+            </NavLink>
+          </Dialog>
+        </Popover>
+      </DialogTrigger>
+    </div>
   );
 }

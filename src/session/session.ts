@@ -6,7 +6,10 @@ import { errorText } from '../api/api-error';
 import { login, logout, refreshTokens } from '../api/auth';
 import { fetchMe } from '../api/users';
 import { connectSession } from '../api/http';
+import { toast } from '../ui/toast';
 import { loadSession, saveSession, STORAGE_KEYS } from './session-storage';
+
+export const SESSION_EXPIRED = 'Your session has expired. Please login again.';
 
 const machine = sessionMachine.provide({
   actors: {
@@ -31,6 +34,10 @@ const machine = sessionMachine.provide({
 export const sessionActor = createActor(machine, { input: loadSession() });
 
 sessionActor.subscribe((snapshot) => saveSession(snapshot.context));
+// Listened to here, before the actor starts: a restored session may fail to load its user or expire before any
+// view has mounted, and those toasts must not be lost (the toast queue keeps them until the stack shows).
+sessionActor.on('notice.show', (e) => toast[e.tone](e.text));
+sessionActor.on('session.expired', () => toast.error(SESSION_EXPIRED));
 
 connectSession({
   getToken: () => sessionActor.getSnapshot().context.token,

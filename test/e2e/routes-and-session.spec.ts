@@ -126,11 +126,13 @@ test.describe('sidebar', () => {
     await expect(nav).toBeHidden();
   });
 
-  test('the profile popover shows name, email and My Profile; the avatar shows initials', async ({ page }) => {
+  test('the profile button leads to /profile; its popover shows name, email and My Profile; the avatar shows initials', async ({ page }) => {
     await signInAndLand(page, accounts.admin, /\/home$/);
-    const profile = page.getByRole('button', { name: 'Profile' });
+    const profile = page.getByRole('link', { name: /^Adam Admin\s*, profile$/ });
     await expect(profile).toContainText('AA');
     await profile.click();
+    await expect(page).toHaveURL(/\/profile$/);
+    await page.getByRole('button', { name: 'Account details' }).click();
     const dialog = page.getByRole('dialog', { name: 'Profile' });
     await expect(dialog).toContainText('Adam Admin');
     await expect(dialog).toContainText(accounts.admin);

@@ -42,7 +42,8 @@ export default function ProfilePage() {
 
   if (!me) return null;
   const units = departments?.find((d) => d.id === departmentId)?.units ?? [];
-  const mustComplete = me.role === 'user' && !me.department_id;
+  // Spec: the notice shows whenever the department is missing, whatever the role (only users are forced here).
+  const mustComplete = !me.department_id;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
