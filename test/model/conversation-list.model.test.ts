@@ -14,6 +14,7 @@ import {
   type ConversationListReported,
 } from '../../machines/conversation-list.machine';
 import { pagerMachine, pagerView, type PageRequest, type PageResult } from '../../machines/pager.machine';
+import { pendingActor } from './support/fakes';
 import { runModelTest } from './support/run-model';
 
 type Snap = SnapshotFrom<typeof conversationListMachine>;
@@ -39,14 +40,8 @@ const testMachine = () =>
     actors: {
       pages: fakePager('pages') as never,
       search: fakePager('search') as never,
-      renameConversation: fromPromise<Conversation | void, { id: string; title: string }>(({ input }) => {
-        calls.push({ kind: 'rename', input });
-        return new Promise(() => {});
-      }),
-      deleteConversation: fromPromise<void, { id: string }>(({ input }) => {
-        calls.push({ kind: 'delete', input });
-        return new Promise(() => {});
-      }),
+      renameConversation: pendingActor<Conversation | void, { id: string; title: string }>((input) => calls.push({ kind: 'rename', input })),
+      deleteConversation: pendingActor<void, { id: string }>((input) => calls.push({ kind: 'delete', input })),
     },
   });
 

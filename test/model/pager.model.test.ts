@@ -8,6 +8,7 @@ import {
   type PagerInput,
 } from '../../machines/pager.machine';
 import type { Notice } from '../../machines/notice';
+import { pendingActor } from './support/fakes';
 import { runModelTest } from './support/run-model';
 
 type Snap = SnapshotFrom<typeof pagerMachine>;
@@ -34,10 +35,7 @@ let prev: Snap | null = null;
 const testMachine = () =>
   pagerMachine.provide({
     actors: {
-      fetchPage: fromPromise<PageResult, PageRequest>(({ input }) => {
-        requests.push(input);
-        return new Promise(() => {});
-      }),
+      fetchPage: pendingActor<PageResult, PageRequest>((input) => requests.push(input)),
     },
   });
 

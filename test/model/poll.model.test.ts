@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { assign, createActor, fromPromise, setup, type EventFrom, type SnapshotFrom } from 'xstate';
 import { pollMachine, type PollInput, type PollOutput, type PollProgress } from '../../machines/poll.machine';
+import { pendingActor } from './support/fakes';
 import { runModelTest } from './support/run-model';
 
 /** The model runs a specialised poll, as every use does: 'ready' is the answer that ends it. */
@@ -23,10 +24,7 @@ let prev: Snap | null = null;
 const testMachine = () =>
   modelMachine.provide({
     actors: {
-      check: fromPromise<unknown, unknown>(({ input }) => {
-        checks.push(input);
-        return new Promise(() => {});
-      }),
+      check: pendingActor<unknown, unknown>((input) => checks.push(input)),
     },
   });
 

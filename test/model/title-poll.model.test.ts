@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, type EventFrom, type SnapshotFrom } from 'xstate';
+import { createActor, type EventFrom, type SnapshotFrom } from 'xstate';
 import {
   isNamedTitle,
   MAX_TITLE_POLL_ATTEMPTS,
@@ -13,6 +13,7 @@ import {
 import { DEFAULT_CONVERSATION_TITLE } from '../../contract/chat-constants';
 import type { ConversationList } from '../../contract/chat';
 import { defineTitlePollActors } from '../../src/features/chat/chat-send-actors';
+import { pendingActor } from './support/fakes';
 import { runModelTest } from './support/run-model';
 
 type Snap = SnapshotFrom<typeof titlePollMachine>;
@@ -29,10 +30,7 @@ let prev: Snap | null = null;
 const testMachine = () =>
   titlePollMachine.provide({
     actors: {
-      check: fromPromise<string, TitlePollCheckInput>(({ input }) => {
-        fetches.push(input);
-        return new Promise(() => {});
-      }),
+      check: pendingActor<string, TitlePollCheckInput>((input) => fetches.push(input)),
     },
   });
 
