@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { prerenderPlugin } from './scripts/prerender-plugin.js';
 
 // The router base path comes from configuration (spec): BASE_PATH at build time, '/' by default.
 const base = process.env.BASE_PATH ?? '/';
@@ -13,6 +14,8 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    // /login is rendered into dist/login.html at build time: it paints before the JavaScript runs, then hydrates.
+    prerenderPlugin(),
     VitePWA({
       // autoUpdate: the new worker takes over at once and every open page reloads itself (spec section 1).
       registerType: 'autoUpdate',
@@ -38,6 +41,8 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // Other navigations get the app shell; /login gets the precached prerendered login.html (Workbox's
+        // cleanURLs looks up '/login.html' before the fallback applies).
         navigateFallback: 'index.html',
         // API calls and SSO redirects must always reach the server.
         navigateFallbackDenylist: [/^\/api\//],
@@ -47,6 +52,9 @@ export default defineConfig({
   ],
   build: {
     target: 'es2022',
+    // No modulepreload polyfill: browsers without it (Safari before 17) load the same modules, only not ahead of
+    // time, and the polyfill would add to the login route's JS for everyone.
+    modulePreload: { polyfill: false },
     sourcemap: false,
     chunkSizeWarningLimit: 700,
   },

@@ -1,16 +1,34 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { startTransition, StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { routes } from './app/routes';
+import { routerBasename } from './app/router-basename';
 import { registerServiceWorker } from './app/pwa';
+import { routerReady } from './app/router-ready';
+import { sessionActor } from './session/session';
 import './styles.css';
 
-const router = createBrowserRouter(routes, { basename: import.meta.env.BASE_URL.replace(/\/$/, '') || '/' });
-
-createRoot(document.getElementById('root')!).render(
+const router = createBrowserRouter(routes, { basename: routerBasename });
+const container = document.getElementById('root')!;
+const app = (
   <StrictMode>
     <RouterProvider router={router} />
-  </StrictMode>,
+  </StrictMode>
 );
+
+// Prerendered pages (login.html, see scripts/prerender-plugin.ts) hold the markup a signed-out visitor sees.
+// A signed-in visitor is redirected away, which that markup cannot match: their tab renders afresh instead.
+if (container.firstElementChild && !sessionActor.getSnapshot().hasTag('authenticated')) {
+  // The route's lazy screen must be loaded first, or the first render would be the spinner, not the markup.
+  // (A promise, not a top-level await: that would make the bundler split the entry into many small chunks.)
+  void routerReady(router).then(() => {
+    // As a transition, hydration yields to the browser every few milliseconds instead of one long blocking task.
+    startTransition(() => {
+      hydrateRoot(container, app);
+    });
+  });
+} else {
+  createRoot(container).render(app);
+}
 
 registerServiceWorker();

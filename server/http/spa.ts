@@ -24,13 +24,31 @@ function setCacheHeaders(reply: FastifyReply, root: string, filePath: string): v
   if (ROOT_WORKER_FILE.test(rel)) reply.header('Service-Worker-Allowed', '/');
 }
 
+/** The build's list of prerendered pages (`{ "/login": "login.html" }`, written by scripts/prerender-plugin.ts). */
+const PRERENDER_MANIFEST = 'prerendered.json';
+
+function readPrerendered(root: string): Map<string, string> {
+  const file = path.join(root, PRERENDER_MANIFEST);
+  if (!fs.existsSync(file)) return new Map();
+  const entries = Object.entries(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>);
+  return new Map(entries.filter(([, page]) => fs.existsSync(path.join(root, page))));
+}
+
+/** The path of a request URL without query and trailing slash ('/login/?a=1' -> '/login'). */
+function routePath(url: string): string {
+  const pathname = url.split(/[?#]/, 1)[0];
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+}
+
 /**
- * Serves the built SPA: files from STATIC_DIR, and index.html for any other GET outside /api (history fallback).
+ * Serves the built SPA: files from STATIC_DIR; for a prerendered route (e.g. /login) its own HTML, which paints
+ * before the JavaScript runs; and index.html for any other GET outside /api (history fallback).
  * Unknown /api paths answer a JSON 404.
  */
 export async function registerSpa(app: FastifyInstance, staticDir: string): Promise<void> {
   const root = path.resolve(staticDir);
   const hasIndex = fs.existsSync(path.join(root, 'index.html'));
+  const prerendered = readPrerendered(root);
 
   if (hasIndex) {
     await app.register(fastifyStatic, {
@@ -52,6 +70,6 @@ export async function registerSpa(app: FastifyInstance, staticDir: string): Prom
       return reply.code(404).type('text/plain; charset=utf-8').send(hint);
     }
     reply.header('Cache-Control', REVALIDATE);
-    return reply.sendFile('index.html');
+    return reply.sendFile(prerendered.get(routePath(url)) ?? 'index.html');
   });
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { measureFirstToken, printFirstToken } from './first-token';
 import { LOGIN_JS_BUDGET_KB, measureLoginJs } from './login-bundle';
+import { measureLoginLighthouse, printLoginLighthouse } from './login-lighthouse';
 import { measureOpenConversation, printOpenConversation } from './open-conversation';
 import { measureRenderStream, printRenderStream } from './render-stream';
 import { removeOnExit, startServer } from './server-process';
@@ -12,6 +13,8 @@ import { removeOnExit, startServer } from './server-process';
 // The build goes to a directory of its own, which every bench server serves (STATIC_DIR is passed on to them):
 // a build of dist/ running meanwhile (tests, another checkout user) can then neither break nor change what
 // is measured, and the bench leaves dist/ alone.
+// `npm run bench -- login` runs only the first-paint figures (login-route JS and Lighthouse on /login).
+const onlyLogin = process.argv.slice(2).includes('login');
 const chrome = execSync('bash scripts/find-chromium.sh', { encoding: 'utf8' }).trim();
 const staticDir = mkdtempSync(path.join(tmpdir(), 'tanya-bench-dist-'));
 removeOnExit(staticDir);
@@ -29,14 +32,25 @@ try {
     await server.stop();
   }
 
-  // Streaming render of the assistant markdown renderer (its own bench page, no server needed).
-  printRenderStream(await measureRenderStream(chrome));
+  // Lighthouse's mobile performance score of /login (its own server: a fresh database and no earlier visits).
+  await section('Lighthouse on /login', async () => {
+    const lighthouseServer = await startServer(0);
+    try {
+      printLoginLighthouse(await measureLoginLighthouse(lighthouseServer.url, chrome));
+    } finally {
+      await lighthouseServer.stop();
+    }
+  });
+  if (!onlyLogin) {
+    // Streaming render of the assistant markdown renderer (its own bench page, no server needed).
+    printRenderStream(await measureRenderStream(chrome));
 
-  // Opening a 1,000-message conversation in the browser (its own server, seeded database).
-  await section('Open a long conversation', async () => printOpenConversation(await measureOpenConversation(chrome)));
+    // Opening a 1,000-message conversation in the browser (its own server, seeded database).
+    await section('Open a long conversation', async () => printOpenConversation(await measureOpenConversation(chrome)));
 
-  // Server-added time to first token, against a scripted OpenAI-compatible model (its own server).
-  await section('Time to first token', async () => printFirstToken(await measureFirstToken()));
+    // Server-added time to first token, against a scripted OpenAI-compatible model (its own server).
+    await section('Time to first token', async () => printFirstToken(await measureFirstToken()));
+  }
 } finally {
   rmSync(staticDir, { recursive: true, force: true });
 }

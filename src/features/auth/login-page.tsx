@@ -5,12 +5,14 @@ import { useSelector } from '@xstate/react';
 import { microsoftSignInUrl } from '../../api/auth';
 import { sessionActor } from '../../session/session';
 import { Button } from '../../ui/button';
-import { ErrorBanner } from '../../ui/error-banner';
 import { TextField } from '../../ui/text-field';
+import { useHydrated } from '../../ui/use-hydrated';
 import { SSO_ERROR_KEY, urlLoginError } from './login-errors';
 
 // The modal (and react-aria's dialog code) loads on the first 'Forgot password?' click, not with the login route.
 const ResetRequestModal = lazy(() => import('./reset-request-modal').then((m) => ({ default: m.ResetRequestModal })));
+// Likewise the error banner (and its icons): it shows only after a failed sign-in or with an error in the URL.
+const ErrorBanner = lazy(() => import('../../ui/error-banner').then((m) => ({ default: m.ErrorBanner })));
 
 export default function LoginPage() {
   const [params, setParams] = useSearchParams();
@@ -23,6 +25,11 @@ export default function LoginPage() {
   const [ssoLoading, setSsoLoading] = useState(false);
   const [resetOpen, setResetOpen] = useState(false);
   const loading = signingIn || ssoLoading;
+  // This screen is prerendered (login.html): until hydrated, the fields are read-only and the buttons disabled.
+  const hydrated = useHydrated();
+  const inactive = loading || !hydrated;
+  // The prerendered link carries no origin (the build knows none): the server then redirects back relative.
+  const ssoHref = microsoftSignInUrl(hydrated ? window.location.origin : '');
 
   // An error carried in the URL or stored by the SSO callback is shown once, then cleared from both places.
   useEffect(() => {
@@ -59,7 +66,9 @@ export default function LoginPage() {
         <p className="mt-1 text-gray-600 dark:text-gray-300">Please sign-in to your account</p>
         {banner && (
           <div className="mt-4">
-            <ErrorBanner message={banner} onDismiss={dismissBanner} />
+            <Suspense fallback={null}>
+              <ErrorBanner message={banner} onDismiss={dismissBanner} />
+            </Suspense>
           </div>
         )}
         <form className="mt-6 space-y-4" onSubmit={onSubmit} noValidate>
@@ -73,6 +82,7 @@ export default function LoginPage() {
             onChange={setEmail}
             isRequired
             isDisabled={loading}
+            isReadOnly={!hydrated}
             errorMessage={fieldErrors.email}
           />
           <TextField
@@ -85,18 +95,19 @@ export default function LoginPage() {
             onChange={setPassword}
             isRequired
             isDisabled={loading}
+            isReadOnly={!hydrated}
             errorMessage={fieldErrors.password}
           />
           <div className="flex justify-end">
             <Link
               onPress={() => setResetOpen(true)}
-              isDisabled={loading}
+              isDisabled={inactive}
               className="cursor-pointer text-sm font-medium text-gray-700 underline-offset-4 hover:underline disabled:opacity-50 dark:text-gray-200"
             >
               Forgot password?
             </Link>
           </div>
-          <Button type="submit" variant="primary" className="w-full" isDisabled={loading}>
+          <Button type="submit" variant="primary" className="w-full" isDisabled={inactive}>
             {signingIn ? 'Signing in...' : 'Sign in'}
           </Button>
         </form>
@@ -104,7 +115,7 @@ export default function LoginPage() {
           <span className="h-px flex-1 bg-gray-200 dark:bg-gray-700" /> or <span className="h-px flex-1 bg-gray-200 dark:bg-gray-700" />
         </div>
         <Link
-          href={microsoftSignInUrl(window.location.origin)}
+          href={ssoHref}
           isDisabled={loading}
           onPress={() => setSsoLoading(true)}
           className="flex w-full items-center justify-center gap-2 rounded-lg border border-gray-300 px-4 py-2.5 font-medium hover:bg-gray-50 aria-disabled:opacity-50 dark:border-gray-600 dark:hover:bg-gray-800"

@@ -1,0 +1,150 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { build, type Plugin, type ResolvedConfig, type Rolldown } from 'vite';
+import { loadAppAfterPaint } from './prerender-loader.js';
+
+interface PrerenderedRoute {
+  /** The router path, as in src/app/routes.tsx. */
+  path: string;
+  /** The HTML file written into the build output. */
+  file: string;
+  /** The route's screen module: its chunks are preloaded with the app's. */
+  screen: string;
+}
+
+/** The public first screens written into their own HTML at build time (the landing page joins later). */
+const PRERENDERED: PrerenderedRoute[] = [{ path: '/login', file: 'login.html', screen: 'src/features/auth/login-page.tsx' }];
+
+/** `{ "<path>": "<file>" }` in the build output: the server serves each file for its path (server/http/spa.ts). */
+const PRERENDER_MANIFEST = 'prerendered.json';
+
+const RENDER_ENTRY = 'src/app/render-static.tsx';
+
+const EMPTY_ROOT = '<div id="root"></div>';
+/** The tags Vite writes into index.html for the entry chunk and the chunks it imports. */
+const ENTRY_SCRIPT = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;
+const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="[^"]+">/g;
+const STYLESHEET = /<link rel="stylesheet" crossorigin href="([^"]+)">/;
+
+type RenderRoute = (path: string) => Promise<string>;
+
+/**
+ * After the client bundle is generated: builds src/app/render-static.tsx for Node, renders each route of
+ * PRERENDERED into a copy of index.html and emits it with the bundle, so `vite build --outDir x` writes it into x
+ * and the service worker (generated after the bundle is written) precaches it. In the copy, the stylesheet is
+ * inlined (the first paint waits for no second request), and the script tags are replaced by one small loader
+ * (prerender-loader.ts) that requests the app, and the route's chunks, only after that paint.
+ */
+export function prerenderPlugin(): Plugin {
+  let config: ResolvedConfig;
+  return {
+    name: 'tanya:prerender',
+    apply: (_, env) => env.command === 'build' && !env.isSsrBuild,
+    enforce: 'post',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    async generateBundle(_, bundle) {
+      const html = bundle['index.html'];
+      if (!html || html.type !== 'asset') return this.error('prerender: the bundle has no index.html');
+      const template = String(html.source);
+      const entry = ENTRY_SCRIPT.exec(template)?.[1];
+      if (!entry || !template.includes(EMPTY_ROOT)) return this.error('prerender: index.html lacks its entry script or an empty root');
+      const css = stylesheetOf(bundle, template, config.base);
+      const shell = template
+        .replace(ENTRY_SCRIPT, '')
+        .replace(MODULE_PRELOAD, '')
+        .replace(STYLESHEET, () => `<style>${css}</style>`);
+
+      const renderer = await buildRenderer(config);
+      try {
+        for (const route of PRERENDERED) {
+          const markup = await renderer.render(route.path);
+          const preloads = chunkClosure(bundle, [path.resolve(config.root, route.screen)]).map((file) => `${config.base}${file}`);
+          const loaderSource = `(${loadAppAfterPaint.toString()})(${JSON.stringify(entry)}, ${JSON.stringify(preloads)});\n`;
+          const loader = this.getFileName(this.emitFile({ type: 'asset', name: `${path.parse(route.file).name}-loader.js`, source: loaderSource }));
+          const source = shell
+            .replace('</head>', `  <script type="module" src="${config.base}${loader}"></script>\n  </head>`)
+            .replace(EMPTY_ROOT, () => `<div id="root">${markup}</div>`);
+          this.emitFile({ type: 'asset', fileName: route.file, source });
+        }
+        const manifest = Object.fromEntries(PRERENDERED.map((r) => [r.path, r.file]));
+        this.emitFile({ type: 'asset', fileName: PRERENDER_MANIFEST, source: `${JSON.stringify(manifest, null, 2)}\n` });
+      } finally {
+        renderer.dispose();
+      }
+    },
+  };
+}
+
+/** Builds the render entry for Node into a throw-away directory beside node_modules (its imports resolve there). */
+async function buildRenderer(config: ResolvedConfig): Promise<{ render: RenderRoute; dispose(): void }> {
+  const cache = path.join(config.root, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const outDir = mkdtempSync(path.join(cache, 'tanya-prerender-'));
+  const dispose = () => rmSync(outDir, { recursive: true, force: true });
+  try {
+    await build({
+      configFile: false,
+      root: config.root,
+      base: config.base,
+      mode: config.mode,
+      logLevel: 'warn',
+      // Stylesheets mean nothing to the render (the page links the client build's CSS), and without the Tailwind
+      // plugin their @apply rules would only raise warnings.
+      plugins: [react(), ignoreStylesheets()],
+      build: {
+        ssr: RENDER_ENTRY,
+        outDir,
+        emptyOutDir: true,
+        target: 'node20',
+        rollupOptions: { output: { entryFileNames: 'render-static.mjs' } },
+      },
+    });
+    // A fresh directory per build: Node's module cache never hands back an earlier build's render.
+    const { renderRoute } = (await import(pathToFileURL(path.join(outDir, 'render-static.mjs')).href)) as { renderRoute: RenderRoute };
+    return { render: renderRoute, dispose };
+  } catch (err) {
+    dispose();
+    throw err;
+  }
+}
+
+/** The text of the stylesheet index.html links (the app's global CSS). */
+function stylesheetOf(bundle: Rolldown.OutputBundle, html: string, base: string): string {
+  const href = STYLESHEET.exec(html)?.[1];
+  const asset = href && bundle[href.slice(base.length)];
+  if (!asset || asset.type !== 'asset') throw new Error('prerender: index.html links no stylesheet of the bundle');
+  return String(asset.source);
+}
+
+function ignoreStylesheets(): Plugin {
+  return {
+    name: 'tanya:prerender-ignore-css',
+    enforce: 'pre',
+    load: (id) => (/\.css(\?|$)/.test(id) ? '' : undefined),
+  };
+}
+
+/** The files of the chunks the given modules need (their own and every chunk they import), entry chunks included. */
+function chunkClosure(bundle: Rolldown.OutputBundle, moduleIds: string[]): string[] {
+  const chunks = Object.values(bundle).filter((c): c is Rolldown.OutputChunk => c.type === 'chunk');
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const seen = new Set<string>();
+  const visit = (c: Rolldown.OutputChunk) => {
+    if (seen.has(c.fileName)) return;
+    seen.add(c.fileName);
+    for (const dep of c.imports) {
+      const next = byFile.get(dep);
+      if (next) visit(next);
+    }
+  };
+  for (const id of moduleIds) {
+    const chunk = chunks.find((c) => c.facadeModuleId === id);
+    if (!chunk) throw new Error(`prerender: no chunk for ${id}`);
+    visit(chunk);
+  }
+  return [...seen];
+}
