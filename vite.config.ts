@@ -50,6 +50,14 @@ export default defineConfig({
       },
     }),
   ],
+  resolve: {
+    // @xstate/react imports the React 17 shims of useSyncExternalStore; React 19 has the hook itself, and the
+    // shim's fallback would only add to every route's JS (the login route's budget included).
+    alias: [
+      { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector.js' },
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: 'use-sync-external-store' },
+    ],
+  },
   build: {
     target: 'es2022',
     // No modulepreload polyfill: browsers without it (Safari before 17) load the same modules, only not ahead of

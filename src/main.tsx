@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { routes } from './app/routes';
 import { routerBasename } from './app/router-basename';
-import { registerServiceWorker } from './app/pwa';
+import { afterLoadSettled } from './app/after-load';
 import { routerReady } from './app/router-ready';
 import { sessionActor } from './session/session';
 import './styles.css';
@@ -31,4 +31,7 @@ if (container.firstElementChild && !sessionActor.getSnapshot().hasTag('authentic
   createRoot(container).render(app);
 }
 
-registerServiceWorker();
+// Production builds only (the dev server has no worker).
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  afterLoadSettled(() => void import('./app/pwa').then(({ registerServiceWorker }) => registerServiceWorker()));
+}

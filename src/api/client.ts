@@ -1,4 +1,3 @@
-import { FetchError, ofetch } from 'ofetch';
 import { ApiError, NETWORK_ERROR } from './api-error';
 
 export interface ApiClientOptions {
@@ -43,22 +42,33 @@ function requestKey(method: Method, path: string, query: RequestOptions['query']
   return `${method} ${path}?${q}`;
 }
 
-function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error instanceof FetchError) {
-    if (error.name === 'AbortError' || (error.cause as Error | undefined)?.name === 'AbortError') {
-      return new ApiError({ status: 0, detail: 'Request cancelled', aborted: true });
-    }
-    const status = error.response?.status ?? 0;
-    if (!status) return new ApiError({ status: 0, detail: NETWORK_ERROR });
-    const body = error.data as { detail?: unknown; message?: unknown; fields?: Record<string, string> } | undefined;
-    const detail =
-      typeof body?.detail === 'string' ? body.detail : typeof body?.message === 'string' ? body.message : error.statusText || `HTTP ${status}`;
-    return new ApiError({ status, detail, fields: body?.fields });
-  }
-  if (error instanceof Error && error.name === 'AbortError') return new ApiError({ status: 0, detail: 'Request cancelled', aborted: true });
-  return new ApiError({ status: 0, detail: NETWORK_ERROR });
+/** The URL of a call: the base, the path, and the query without empty values. */
+function urlOf(baseURL: string, path: string, query: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.append(k, String(v));
+  const search = params.toString();
+  return `${baseURL}${path}${search ? `?${search}` : ''}`;
 }
+
+/** The answer's JSON body, or undefined when it has none (or is not JSON: a proxy's error page). */
+async function jsonOf(response: Response): Promise<unknown> {
+  if (!(response.headers.get('content-type') ?? '').includes('json')) return undefined;
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
+
+/** A refused call: the server's sentence (`detail`, else `message`), else the HTTP status. */
+function httpError(response: Response, body: unknown): ApiError {
+  const b = body as { detail?: unknown; message?: unknown; fields?: Record<string, string> } | undefined;
+  const detail =
+    typeof b?.detail === 'string' ? b.detail : typeof b?.message === 'string' ? b.message : response.statusText || `HTTP ${response.status}`;
+  return new ApiError({ status: response.status, detail, fields: b?.fields });
+}
+
+const isAbortError = (error: unknown) => error instanceof Error && error.name === 'AbortError';
 
 /**
  * The one HTTP client of the SPA (ARCHITECTURE.md): bearer token, `Cache-Control: no-store`, a `t` timestamp,
@@ -69,7 +79,6 @@ export function createApiClient(options: ApiClientOptions) {
   const pending = new Map<string, AbortController>();
   let refreshing: Promise<boolean> | null = null;
   const retryDelayMs = options.retryDelayMs ?? 1000;
-  const $fetch = ofetch.create({ baseURL: options.baseURL, retry: 0 });
 
   function refreshOnce(): Promise<boolean> {
     refreshing ??= options
@@ -95,24 +104,34 @@ export function createApiClient(options: ApiClientOptions) {
     const onOuterAbort = () => controller.abort();
     ro.signal?.addEventListener('abort', onOuterAbort);
     const token = ro.bearer ?? options.getToken();
+    const headers: Record<string, string> = { 'Cache-Control': 'no-store', Accept: 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (ro.body !== undefined) headers['Content-Type'] = 'application/json';
     try {
-      const envelope = await $fetch<Envelope<T>>(path, {
-        method,
-        query: { ...ro.query, t: Date.now() },
-        body: ro.body as Record<string, unknown> | undefined,
-        signal: controller.signal,
-        headers: {
-          'Cache-Control': 'no-store',
-          ...(token ? { Authorization: `Bearer ${token}` } : {}),
-        },
-      });
+      let response: Response;
+      try {
+        response = await fetch(urlOf(options.baseURL, path, { ...ro.query, t: Date.now() }), {
+          method,
+          headers,
+          body: ro.body === undefined ? undefined : JSON.stringify(ro.body),
+          signal: controller.signal,
+        });
+      } catch (error) {
+        if (isAbortError(error)) throw new ApiError({ status: 0, detail: 'Request cancelled', aborted: true });
+        throw new ApiError({ status: 0, detail: NETWORK_ERROR });
+      }
+      const body = await jsonOf(response).catch(() => undefined);
+      if (!response.ok) throw httpError(response, body);
+      const envelope = body as Envelope<T>;
       // A body that says it failed is a failure carrying its message, whatever the HTTP status.
       if (envelope && typeof envelope === 'object' && 'status' in envelope && envelope.status !== 'success') {
         throw new ApiError({ status: 200, detail: envelope.message ?? 'Request failed' });
       }
       return envelope;
     } catch (error) {
-      throw toApiError(error);
+      if (error instanceof ApiError) throw error;
+      if (isAbortError(error)) throw new ApiError({ status: 0, detail: 'Request cancelled', aborted: true });
+      throw new ApiError({ status: 0, detail: NETWORK_ERROR });
     } finally {
       ro.signal?.removeEventListener('abort', onOuterAbort);
       if (pending.get(key) === controller) pending.delete(key);
