@@ -1,7 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { sessionMachine } from '../../../machines/session.machine';
-import { coverageOf, formatCoverage, generatePaths, type ModelPath } from '../../model/support/model-paths';
-import { accounts, password } from '../helpers/accounts';
+import { sessionMachine, USER_FETCH_FAILED } from '../../../machines/session.machine';
+import { coverageOf, formatCoverage } from '../../model/support/model-paths';
+import { accounts, password, signInAndLand } from '../helpers/accounts';
+import { errorEnvelope, messageBox, type Step } from './paths-support';
+import { sessionPaths } from './session.paths-model';
 
 /**
  * The session machine's generated paths, driven through the real UI (ARCHITECTURE.md: "the same generated machine
@@ -11,46 +13,37 @@ import { accounts, password } from '../helpers/accounts';
  *   a reload (the tab's session starts from storage);
  * - what happens by itself is not generated: `session.landed` (the app lands after sign-in) and the logout that
  *   follows an expiry (the app goes to /logout);
+ * - a restored session (a tab opened on a signed-in browser: sign in, then reload) loads the user once
+ *   (`loggedIn.loadingUser`); its success shows the chat again;
+ * - generated only locally (no E2E_BASE_URL): the user's load failing (`xstate.error.actor.loadUser`, the toast
+ *   'Failed to fetch user data'), forced with a `page.route` stub answering GET /users/me with a 500; a real
+ *   deployment cannot be made to fail it;
  * - what cannot be caused without stubbing the server is left to the model test: a failed logout call, a profile
  *   update replacing the session, a logout while a refresh is in flight.
+ * The model (events per state, key) is in session.paths-model.ts; of the generated paths the browser runs the longest
+ * ones, and of those only as many as reach every state and transition the others reach (paths-support.ts).
  */
-/** A machine event as generated; payloads only matter to the model, the browser step reads the type. */
-type Step = { type: string } & Record<string, unknown>;
-
-const login: Step = { type: 'session.login', email: accounts.user, password };
-
-function eventsFor(value: string): Step[] {
-  switch (value) {
-    case 'loggedOut':
-      return [login, { type: 'session.dismissError' }];
-    case 'authenticating':
-      return [{ type: 'xstate.done.actor.login', output: {} }, { type: 'xstate.error.actor.login', error: new Error('Incorrect email or password') }];
-    case 'loggedIn':
-      return [{ type: 'session.refresh' }, { type: 'session.logout' }, { type: 'session.userLoaded', user: { id: 'from-the-server' } }];
-    case 'refreshing':
-      return [{ type: 'xstate.done.actor.refresh', output: { access_token: 'a', refresh_token: 'r' } }, { type: 'xstate.error.actor.refresh', error: new Error('401') }];
-    case 'expired':
-      return [{ type: 'session.logout' }];
-    case 'loggingOut':
-      return [{ type: 'xstate.done.actor.logout', output: undefined }];
-    default:
-      return [];
-  }
-}
-
-const spec = {
-  machine: sessionMachine,
-  inputs: [{}],
-  events: (s: { value: unknown }) => eventsFor(s.value as string) as never[],
-  key: (s: { value: unknown }) => JSON.stringify(s.value),
-};
-// A path that is the start of a longer one adds no check of its own in a browser: run the longer one only.
-const all = generatePaths(spec as never) as ModelPath<typeof sessionMachine>[];
-const paths = all.filter((p) => !all.some((q) => q !== p && q.events.length > p.events.length && p.events.every((e, i) => q.events[i]!.type === e.type)));
+const paths = sessionPaths;
 
 const storage = (page: Page) =>
   page.evaluate(() => ({ token: localStorage.getItem('token'), refreshToken: localStorage.getItem('refreshToken') }));
 const banner = (page: Page) => page.getByRole('alert').filter({ hasText: 'Incorrect email or password' });
+
+/** GET /api/v1/users/me (the client adds a cache-busting query). */
+const ME = (url: URL) => url.pathname.endsWith('/api/v1/users/me');
+
+/**
+ * A tab opened on a signed-in browser: signed in before, then the page loads again and the session comes from
+ * storage. A path that starts with `session.refresh` lets that step do the reload (with a stale token).
+ */
+async function restore(page: Page, events: Step[]) {
+  await signInAndLand(page, accounts.user, /\/chat$/);
+  if (events[0]?.type === 'session.refresh') return;
+  if (events[0]?.type === 'xstate.error.actor.loadUser') await page.route(ME, (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
+  const loaded = page.waitForResponse((r) => ME(new URL(r.url())) && r.request().method() === 'GET');
+  await page.reload();
+  await loaded;
+}
 
 /** What a person does for each generated event; `next` tells how the pending call should end. */
 async function perform(page: Page, event: Step, next: Step | undefined) {
@@ -102,10 +95,16 @@ async function perform(page: Page, event: Step, next: Step | undefined) {
       await expect(page).toHaveURL(/\/login$/);
       expect(await storage(page)).toEqual({ token: null, refreshToken: null });
       return;
-    case 'session.userLoaded':
-      await page.reload();
+    case 'xstate.done.actor.loadUser':
       await expect(page).toHaveURL(/\/chat/);
-      await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+      await expect(messageBox(page)).toBeVisible();
+      await expect(page.getByText(USER_FETCH_FAILED)).toHaveCount(0);
+      return;
+    case 'xstate.error.actor.loadUser':
+      // The stored user stays: the chat is still there, with the toast.
+      await expect(page.getByText(USER_FETCH_FAILED)).toBeVisible();
+      await expect(messageBox(page)).toBeVisible();
+      await page.unroute(ME);
       return;
     default:
       throw new Error(`no browser step for ${event.type}`);
@@ -114,13 +113,17 @@ async function perform(page: Page, event: Step, next: Step | undefined) {
 
 test.describe('session paths (generated from machines/session.machine.ts)', () => {
   test.afterAll(() => {
-    console.log(formatCoverage('session (e2e paths)', coverageOf(sessionMachine, paths), paths.length));
+    console.log(formatCoverage('session (e2e paths)', coverageOf(sessionMachine, paths as never), paths.length));
   });
 
   for (const path of paths) {
-    test(path.description, async ({ page }) => {
-      await page.goto('/login');
-      await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    test(`${'user' in path.input ? 'restored' : 'signed out'}: ${path.description}`, async ({ page }) => {
+      if ('user' in path.input) {
+        await restore(page, path.events);
+      } else {
+        await page.goto('/login');
+        await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+      }
       for (const [i, event] of path.events.entries()) {
         await test.step(event.type, () => perform(page, event, path.events[i + 1]));
       }

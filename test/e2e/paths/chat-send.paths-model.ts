@@ -1,0 +1,100 @@
+import type { SnapshotFrom } from 'xstate';
+import { chatSendMachine } from '../../../machines/chat-send.machine';
+import type { ChatMessage, ConversationMessages } from '../../../contract/chat';
+import { isLocalServer } from '../helpers/accounts';
+import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
+
+type Snap = SnapshotFrom<typeof chatSendMachine>;
+
+/**
+ * Model conversation ids, each standing for one the browser test has in hand:
+ * - OTHER: a finished conversation the test made before the path starts (opened from the list);
+ * - MID_REPLY: a conversation whose first reply is still being written when the page opens it (a reload);
+ * - `new-N`: the conversation a question on the new-chat screen creates (its id comes with the control record).
+ */
+export const OTHER = 'other';
+export const MID_REPLY = 'mid-reply';
+
+const at = '2025-01-01T10:00:00.000Z';
+const msg = (id: string, conversation_id: string, sender: ChatMessage['sender'], status: ChatMessage['status'] = 'complete'): ChatMessage => ({
+  id, conversation_id, content: sender === 'user' ? 'Question' : 'Answer', sender, status, created_at: at,
+});
+const conversationOf = (id: string, streaming: boolean): ConversationMessages => ({
+  conversation: { id, title: 'Title', created_at: at, updated_at: at },
+  messages: [msg(`${id}-u1`, id, 'user'), msg(`${id}-a1`, id, 'Assistant', streaming ? 'streaming' : 'complete')],
+});
+const options = { browsing: false, imageGeneration: false, reasoningEffort: 'low' as const };
+/** Server ids are unique per generated event (the generator reuses one stored snapshot per key). */
+let serverIds = 0;
+
+function eventsFor(s: Snap): Step[] {
+  const c = s.context;
+  const id = c.conversationId;
+  const open: Step[] = [
+    ...(id !== null ? [{ type: 'conversation.open', conversationId: null }] : []),
+    ...(id !== OTHER ? [{ type: 'conversation.open', conversationId: OTHER }] : []),
+  ];
+  switch (valueName(s.value)) {
+    case 'loading':
+      return [
+        { type: 'xstate.done.actor.loadMessages', output: conversationOf(id!, id === MID_REPLY), actorId: 'loadMessages' },
+        { type: 'xstate.error.actor.loadMessages', error: new Error('500'), actorId: 'loadMessages' },
+      ];
+    case 'idle': {
+      if (c.loadError) return [{ type: 'conversation.open', conversationId: null }];
+      const saved = c.messages.find((m) => m.sender === 'user' && !m.id.startsWith('temp-'));
+      return [
+        { type: 'message.submit', text: 'Question', ...options },
+        ...(saved ? [{ type: 'message.edit', messageId: saved.id, text: 'Edited', ...options }] : []),
+        ...open,
+      ];
+    }
+    case 'replying.thinking': {
+      serverIds += 1;
+      // The control record comes first, then the words; the request failing comes before either.
+      if (c.streamingMessageId?.startsWith('temp-')) {
+        return [
+          { type: 'stream.control', conversationId: id ?? `new-${serverIds}`, messageId: `a-${serverIds}`, userMessageId: `u-${serverIds}` },
+          { type: 'stream.failed', phase: 'request', detail: 'Network Error' },
+        ];
+      }
+      return [{ type: 'stream.chunk', text: 'Answer' }];
+    }
+    case 'replying.streaming':
+      return [{ type: 'stream.done', messageId: c.streamingMessageId, usage: { prompt_tokens: 1, completion_tokens: 1 } }];
+    case 'networkError':
+      return [...(id !== null ? [{ type: 'messages.refresh' }] : []), { type: 'message.submit', text: 'Again', ...options }];
+    case 'refreshing':
+      return [
+        { type: 'xstate.done.actor.loadRecent', output: conversationOf(id!, false), actorId: 'loadRecent' },
+        { type: 'xstate.error.actor.loadRecent', error: new Error('500'), actorId: 'loadRecent' },
+      ];
+    case 'following':
+      return [{ type: 'xstate.done.actor.follow', output: { status: 'finished', value: conversationOf(id!, false), error: null, attempts: 1 }, actorId: 'follow' }];
+    default:
+      return [];
+  }
+}
+
+/** Faults a browser cannot cause on a real deployment: the send, a load or a refresh failing. */
+const FAULTS = new Set(['stream.failed', 'xstate.error.actor.loadMessages', 'xstate.error.actor.loadRecent']);
+
+const kind = (id: string | null) => (id === null ? 'none' : id.startsWith('new-') ? 'new' : id);
+
+export { chatSendMachine };
+export const chatSendPaths = asSteps<{ conversationId: string | null }>(coveringPaths(chatSendMachine, maximalPaths({
+  machine: chatSendMachine,
+  inputs: [{ conversationId: null }, { conversationId: MID_REPLY }],
+  events: eventsFor as never,
+  // What the events offered depend on: which conversation, a saved question to edit, the control record seen, a failed load.
+  key: (s) =>
+    JSON.stringify([
+      s.value,
+      kind(s.context.conversationId),
+      s.context.messages.some((m) => m.sender === 'user' && !m.id.startsWith('temp-')),
+      s.context.streamingMessageId?.startsWith('temp-') ?? null,
+      s.context.loadError !== null,
+    ]),
+  simpleKey: (s) => JSON.stringify([s.value, kind(s.context.conversationId)]),
+  filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
+})));

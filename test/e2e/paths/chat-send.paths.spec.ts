@@ -1,0 +1,215 @@
+import { expect, test, type Page } from '@playwright/test';
+import {
+  FETCH_MESSAGES_FAILED,
+  MESSAGES_REFRESHED,
+  refreshFailedText,
+  SEND_REQUEST_FAILED,
+} from '../../../machines/chat-send.machine';
+import { coverageOf, formatCoverage } from '../../model/support/model-paths';
+import { accounts, isLocalServer, signInAndLand } from '../helpers/accounts';
+import { chatSendMachine, chatSendPaths as paths, MID_REPLY, OTHER } from './chat-send.paths-model';
+import {
+  ask,
+  assistantMessages,
+  conversationLink,
+  errorEnvelope,
+  expectReplyComplete,
+  startConversation,
+  unique,
+  userMessages,
+  type Step,
+} from './paths-support';
+
+/**
+ * chat-send's generated paths (machines/chat-send.machine.ts), driven through the real chat UI; the model is in
+ * chat-send.paths-model.ts. The person's events are sending, editing a question, opening another conversation
+ * or a new chat and clicking Refresh message; the stream's records (control, words, done) come from the real
+ * server. A reply written elsewhere is followed after a reload in the middle of a reply (when the shared machine
+ * is too slow to reload before the reply ends, that one load is answered as the server did a moment earlier).
+ *
+ * Generated only locally (no E2E_BASE_URL), because they are faults a browser cannot cause on a deployment and
+ * are forced here with `page.route` stubs: the send failing (`stream.failed`: the request aborted), loading a
+ * conversation failing (`xstate.error.actor.loadMessages`: a 500) and Refresh message failing
+ * (`xstate.error.actor.loadRecent`: a 500 with the server's sentence).
+ *
+ * Not generated: a stream broken half-way or a server `error` record, the send actor itself throwing and the
+ * follow poll failing (the model test covers them), and conversation opens that only the machine can tell apart.
+ */
+const REFRESH_DETAIL = 'The database is unavailable';
+
+const isMessagesLoad = (id: string) => (url: URL) => url.pathname.endsWith(`/chat/conversations/${id}/messages`);
+const isRecentLoad = (url: URL) => url.pathname.endsWith('/messages/recent');
+const SEND = '**/api/v1/chat/messages*';
+const refreshButton = (page: Page) => page.getByRole('button', { name: 'Refresh message' });
+
+/** What one browser test has in hand: the real ids behind the model's, and what it asked. */
+interface World {
+  ids: Map<string | null, string>;
+  questions: Map<string, string>;
+  lastQuestion: string;
+}
+
+/** What a person does for each generated event, and what the screen then shows; `next` tells how it should end. */
+async function perform(page: Page, w: World, event: Step, next: Step | undefined) {
+  switch (event.type) {
+    case 'message.submit':
+    case 'message.edit': {
+      if (next?.type === 'stream.failed') await page.route(SEND, (route) => route.abort('connectionfailed'));
+      w.lastQuestion = unique(event.type === 'message.edit' ? 'Edited question' : 'Plan the offsite');
+      if (event.type === 'message.submit') {
+        await ask(page, w.lastQuestion);
+        await expect(userMessages(page).last()).toContainText(w.lastQuestion);
+        return;
+      }
+      const first = userMessages(page).first();
+      await first.hover();
+      await first.getByRole('button', { name: 'Edit message' }).click();
+      await page.getByRole('textbox', { name: 'Edit message' }).fill(w.lastQuestion);
+      await page.getByRole('button', { name: 'Save & Send' }).click();
+      // The edited question replaces the first one and what followed it.
+      await expect(userMessages(page)).toHaveCount(1);
+      await expect(userMessages(page)).toContainText(w.lastQuestion);
+      return;
+    }
+    case 'stream.control': {
+      // The control record names the conversation: a new chat's URL gains its id.
+      await expect(page).toHaveURL(/\/chat\?id=/);
+      const id = new URL(page.url()).searchParams.get('id')!;
+      if (!w.ids.has(event.conversationId as string)) w.ids.set(event.conversationId as string, id);
+      expect(id).toBe(w.ids.get(event.conversationId as string));
+      return;
+    }
+    case 'stream.chunk':
+      // The first words replace the thinking indicator.
+      await expect(assistantMessages(page).last().getByText('Thinking')).toHaveCount(0, { timeout: 20_000 });
+      await expect(assistantMessages(page).last()).not.toBeEmpty();
+      return;
+    case 'stream.done':
+    case 'xstate.done.actor.follow':
+      await expectReplyComplete(page);
+      if (isLocalServer) await expect(assistantMessages(page).last()).toContainText('LLM_MODEL=gpt-4o-mini');
+      await expect(refreshButton(page)).toHaveCount(0);
+      return;
+    case 'stream.failed':
+      await expect(assistantMessages(page).last()).toHaveText(SEND_REQUEST_FAILED);
+      await expect(refreshButton(page)).toBeVisible();
+      await page.unroute(SEND);
+      return;
+    case 'messages.refresh':
+      if (next?.type === 'xstate.error.actor.loadRecent') {
+        await page.route(isRecentLoad, (route) => route.fulfill(errorEnvelope(500, REFRESH_DETAIL)));
+      }
+      await refreshButton(page).click();
+      // A path may end here: the refresh then ends as it does on the real server.
+      if (!next) await expect(page.getByText(MESSAGES_REFRESHED)).toBeVisible();
+      return;
+    case 'xstate.done.actor.loadRecent':
+      await expect(page.getByText(MESSAGES_REFRESHED)).toBeVisible();
+      await expect(refreshButton(page)).toHaveCount(0);
+      return;
+    case 'xstate.error.actor.loadRecent':
+      await expect(page.getByText(refreshFailedText(REFRESH_DETAIL))).toBeVisible();
+      await expect(refreshButton(page)).toBeVisible();
+      await page.unroute(isRecentLoad);
+      return;
+    case 'conversation.open': {
+      const target = event.conversationId as string | null;
+      if (target === null) {
+        await page.getByRole('button', { name: 'New Chat', exact: true }).click();
+        await expect(page).toHaveURL(/\/chat$/);
+        await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
+        return;
+      }
+      const id = w.ids.get(target)!;
+      if (next?.type === 'xstate.error.actor.loadMessages') {
+        await page.route(isMessagesLoad(id), (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
+      }
+      await conversationLink(page, id).click();
+      await expect(page).toHaveURL(new RegExp(`id=${id}$`));
+      return;
+    }
+    case 'xstate.done.actor.loadMessages': {
+      const id = new URL(page.url()).searchParams.get('id')!;
+      const asked = w.questions.get(id)!;
+      await expect(userMessages(page).first()).toContainText(asked);
+      // A reply still being written elsewhere is followed: it shows as busy until it is complete.
+      if ((event.output as { messages: Array<{ status: string }> }).messages.some((m) => m.status === 'streaming')) {
+        await expect(assistantMessages(page).last()).toHaveAttribute('aria-busy', 'true');
+      } else {
+        await expect(assistantMessages(page).last()).not.toHaveAttribute('aria-busy', 'true');
+      }
+      return;
+    }
+    case 'xstate.error.actor.loadMessages': {
+      await expect(page.getByText(FETCH_MESSAGES_FAILED)).toBeVisible();
+      await expect(userMessages(page)).toHaveCount(0);
+      await page.unroute(isMessagesLoad(new URL(page.url()).searchParams.get('id')!));
+      return;
+    }
+    default:
+      throw new Error(`no browser step for ${event.type}`);
+  }
+}
+
+/** Brings the page where the path starts: a new chat (with a finished conversation to open) or a reload mid-reply. */
+async function setUp(page: Page, w: World, input: { conversationId: string | null }, events: Step[]) {
+  if (events.some((e) => e.type === 'conversation.open' && e.conversationId === OTHER)) {
+    const asked = unique('Summarise the travel policy');
+    const id = await startConversation(page, asked);
+    w.ids.set(OTHER, id);
+    w.questions.set(id, asked);
+  }
+  await page.goto('/chat');
+  await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
+  if (input.conversationId !== MID_REPLY) return;
+  const asked = unique('Reload during the answer');
+  await ask(page, asked);
+  await expect(page).toHaveURL(/\/chat\?id=/);
+  const id = new URL(page.url()).searchParams.get('id')!;
+  w.ids.set(MID_REPLY, id);
+  w.questions.set(id, asked);
+  // Reload once the answer has begun (and well before its end: the offline reply takes seconds).
+  await expect(assistantMessages(page).last().getByText('Thinking')).toHaveCount(0);
+  if (events[0]?.type === 'xstate.error.actor.loadMessages') {
+    await page.route(isMessagesLoad(id), (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
+  } else {
+    // On a busy machine the reply may be complete before the reload's load: then that one load answers as the
+    // server did a moment earlier (the reply still being written), so the follow poll's real checks finish it.
+    await page.route(
+      isMessagesLoad(id),
+      async (route) => {
+        const response = await route.fetch();
+        const body = (await response.json()) as { data: { messages: Array<{ status: string; content: string }> } };
+        const last = body.data.messages.at(-1)!;
+        if (last.status === 'complete') Object.assign(last, { status: 'streaming', content: last.content.slice(0, 60) });
+        await route.fulfill({ response, json: body });
+      },
+      { times: 1 },
+    );
+  }
+  await page.reload();
+}
+
+test.describe('chat-send paths (generated from machines/chat-send.machine.ts)', () => {
+  test.afterAll(() => {
+    console.log(formatCoverage('chat-send (e2e paths)', coverageOf(chatSendMachine, paths as never), paths.length));
+  });
+
+  for (const path of paths) {
+    test(`${path.input.conversationId ? 'reloaded mid-reply' : 'new chat'}: ${path.description}`, async ({ page }) => {
+      // Real replies, one after another on a shared machine: more than the default 30 s.
+      test.setTimeout(120_000);
+      await signInAndLand(page, accounts.user, /\/chat$/);
+      const w: World = { ids: new Map(), questions: new Map(), lastQuestion: '' };
+      await setUp(page, w, path.input, path.events);
+      for (const [i, event] of path.events.entries()) {
+        await test.step(event.type, async () => {
+          await perform(page, w, event, path.events[i + 1]);
+          // A conversation made here is opened again by its id later on.
+          const made = w.ids.get(event.conversationId as string);
+          if (event.type === 'stream.control' && made && !w.questions.has(made)) w.questions.set(made, w.lastQuestion);
+        });
+      }
+    });
+  }
+});

@@ -1,0 +1,100 @@
+import { expect, type Page } from '@playwright/test';
+import type { AnyStateMachine } from 'xstate';
+import { coverageOf, generatePaths, type ModelPath, type ModelSpec } from '../../model/support/model-paths';
+
+/** A machine event as generated; payloads only matter to the model, the browser step reads the type (and ids). */
+export type Step = { type: string } & Record<string, unknown>;
+/**
+ * A generated path as a browser step reads it: delayed (`xstate.after.*`) and actor (`xstate.done.actor.*`) events
+ * are not in a machine's event union, so the steps see plain `Step`s.
+ */
+export interface StepPath<I> {
+  input: I;
+  events: Step[];
+  description: string;
+}
+/** The paths for the browser (see StepPath); `coverageOf` still takes them as the machine's. */
+export const asSteps = <I>(paths: unknown): StepPath<I>[] => paths as StepPath<I>[];
+
+/**
+ * Generated paths, longest only: a path that is the start of a longer one adds no check of its own in a browser
+ * (each browser test pays a sign-in and a page load), so only the longer one runs.
+ */
+export function maximalPaths<M extends AnyStateMachine>(spec: ModelSpec<M>): ModelPath<M>[] {
+  const all = generatePaths(spec);
+  const same = (a: { type: string }, b: { type: string }) => JSON.stringify(a) === JSON.stringify(b);
+  return all.filter((p) => !all.some((q) => q !== p && q.events.length > p.events.length && p.events.every((e, i) => same(q.events[i]!, e))));
+}
+
+/**
+ * The fewest of `paths` (greedily) that reach every state and transition the whole set reaches: in a browser each
+ * path costs a sign-in and real replies, and a path that takes no transition the others miss checks nothing new
+ * of the machine. Coverage is printed from what is kept, so nothing is claimed that does not run.
+ */
+export function coveringPaths<M extends AnyStateMachine>(machine: M, paths: ModelPath<M>[]): ModelPath<M>[] {
+  const none = coverageOf(machine, []);
+  const reached = (p: ModelPath<M>) => {
+    const c = coverageOf(machine, [p]);
+    const states = none.states.missing.filter((id) => !c.states.missing.includes(id)).map((id) => `s:${id}`);
+    const edges = none.transitions.missing.filter((id) => !c.transitions.missing.includes(id)).map((id) => `t:${id}`);
+    return new Set([...states, ...edges]);
+  };
+  const candidates = paths.map((p) => ({ p, covers: reached(p) }));
+  const done = new Set<string>();
+  const kept: ModelPath<M>[] = [];
+  for (;;) {
+    const gain = (c: (typeof candidates)[number]) => [...c.covers].filter((x) => !done.has(x)).length;
+    // Most new ground first; on a tie the shorter path (less browser time).
+    const best = candidates
+      .filter((c) => !kept.includes(c.p) && gain(c) > 0)
+      .sort((a, b) => gain(b) - gain(a) || a.p.events.length - b.p.events.length)[0];
+    if (!best) return kept;
+    kept.push(best.p);
+    best.covers.forEach((x) => done.add(x));
+  }
+}
+
+/** 'loggedIn.ready' for { loggedIn: 'ready' }: one name per (nested) state value. */
+export const valueName = (value: unknown): string =>
+  typeof value === 'string' ? value : Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}.${valueName(v)}`)[0]!;
+
+/** The server's error envelope, as a route stub answers it. */
+export const errorEnvelope = (status: number, detail: string) => ({
+  status,
+  contentType: 'application/json',
+  body: JSON.stringify({ status: 'error', detail, message: detail }),
+});
+
+// Every test asks with its own unique words, so parallel tests of the same account never find each other's
+// conversations.
+export const unique = (label: string) => `${label} ${Math.random().toString(36).slice(2, 8)}`;
+
+export const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+export const conversationNav = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
+export const assistantMessages = (page: Page) => page.getByRole('article', { name: 'Assistant message' });
+export const userMessages = (page: Page) => page.getByRole('article', { name: 'Your message' });
+/** The conversation's link in the list, whatever its title is at the moment (the list shows titles, the URL the id). */
+export const conversationLink = (page: Page, id: string) =>
+  conversationNav(page).getByRole('link').and(page.locator(`[href="/chat?id=${encodeURIComponent(id)}"]`));
+
+/** Asks in the open chat (Enter sends, as a person does). */
+export async function ask(page: Page, text: string) {
+  await messageBox(page).fill(text);
+  await messageBox(page).press('Enter');
+}
+
+/** Waits for the whole reply (a slow shared machine or a real model can take long) and Send to be back. */
+export async function expectReplyComplete(page: Page) {
+  await expect(assistantMessages(page).last()).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
+  await expect(assistantMessages(page).last()).not.toBeEmpty();
+}
+
+/** Asks on the new-chat screen and waits for the whole answer; returns the new conversation's id. */
+export async function startConversation(page: Page, text: string) {
+  await page.goto('/chat');
+  await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
+  await ask(page, text);
+  await expect(page).toHaveURL(/\/chat\?id=/);
+  await expectReplyComplete(page);
+  return new URL(page.url()).searchParams.get('id')!;
+}
