@@ -59,8 +59,9 @@ export default defineConfig({
           RESET_RATE_LIMIT_PER_EMAIL: '10000',
           MESSAGE_RATE_LIMIT_PER_USER: '10000',
           LOG_LEVEL: 'warn',
-          // The offline responder streams word by word: slow enough to see it stream, fast enough for the suite.
-          OFFLINE_TOKEN_DELAY_MS: '20',
+          // The offline responder streams word by word (about 130 words): slow enough that a test sees it stream
+          // and can act mid-reply even on a busy 2-core machine, fast enough for the suite.
+          OFFLINE_TOKEN_DELAY_MS: '40',
         },
       },
 });
