@@ -7,8 +7,17 @@ import type {
 } from '../../contract/chat';
 import { api } from './http';
 
-export async function fetchConversations(page: number, pageSize: number, signal?: AbortSignal): Promise<ConversationList> {
-  return (await api.get<ConversationList>(paths.conversations, { query: { page, page_size: pageSize }, signal })).data;
+/**
+ * `concurrent`: a caller that is not the list (the title poll reads page 1 too) must neither cancel the list's own
+ * request for the same page nor be cancelled by it.
+ */
+export async function fetchConversations(
+  page: number,
+  pageSize: number,
+  signal?: AbortSignal,
+  options: { concurrent?: boolean } = {},
+): Promise<ConversationList> {
+  return (await api.get<ConversationList>(paths.conversations, { query: { page, page_size: pageSize }, signal, concurrent: options.concurrent })).data;
 }
 
 export async function searchConversations(

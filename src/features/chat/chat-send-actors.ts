@@ -52,7 +52,7 @@ export function defineTitlePollActors({ api }: { api: TitlePollApi }) {
   return {
     // Spec: the app polls the conversation list for the new title; a new conversation is on its first page.
     check: fromPromise<string, TitlePollCheckInput>(async ({ input, signal }) => {
-      const page = await api.fetchConversations(1, CONVERSATION_PAGE_SIZE, signal);
+      const page = await api.fetchConversations(1, CONVERSATION_PAGE_SIZE, signal, { concurrent: true });
       return page.conversations.find((c) => c.id === input.conversationId)?.title ?? DEFAULT_CONVERSATION_TITLE;
     }),
   };
