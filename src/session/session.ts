@@ -6,6 +6,7 @@ import { errorText } from '../api/api-error';
 import { login, logout, refreshTokens } from '../api/auth';
 import { fetchMe } from '../api/users';
 import { connectSession } from '../api/http';
+import { shallowEqual } from '../lib/shallow-equal';
 import { toast } from '../ui/toast';
 import { loadSession, saveSession, STORAGE_KEYS } from './session-storage';
 
@@ -70,13 +71,6 @@ if (typeof window !== 'undefined') {
 }
 
 sessionActor.start();
-
-function shallowEqual<T>(a: T, b: T): boolean {
-  if (Object.is(a, b)) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || !a || !b) return false;
-  const keys = Object.keys(a) as Array<keyof T>;
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.is(a[k], b[k]));
-}
 
 /** A narrow view of the session; objects are compared shallowly so views re-render only on real change. */
 export function useSession<T>(select: (context: SessionContext, authenticated: boolean) => T): T {

@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { NavLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSelector } from '@xstate/react';
+import { shallowEqual } from '../../lib/shallow-equal';
 import { LogOut } from 'lucide-react';
 import { headerTitle, type OptionFeature } from '../../../machines/chat-screen.machine';
 import { ProfileMenu } from '../../session/profile-menu';
@@ -27,8 +28,6 @@ function UserFooter() {
   );
 }
 
-const sameFields = <T extends object>(a: T, b: T) => (Object.keys(a) as Array<keyof T>).every((k) => Object.is(a[k], b[k]));
-
 /**
  * /chat and /chat?id=…: the conversation list beside the conversation, or the new-chat screen. A thin view of
  * the chat-screen machine: it renders what the machine and its children hold and sends the person's actions.
@@ -50,7 +49,7 @@ export default function ChatPage() {
       imageGeneration: s.can({ type: 'option.toggle', feature: 'imageGeneration' }),
       reasoning: s.can({ type: 'reasoning.toggle' }),
     }),
-    sameFields,
+    shallowEqual,
   );
   const chat = useChatSendView(screen);
   const list = useConversationListView(screen);

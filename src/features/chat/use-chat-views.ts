@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import { shallowEqual } from '../../lib/shallow-equal';
 import { pagerView, samePagerView } from '../../../machines/pager.machine';
 import type { Conversation } from '../../../contract/chat';
 import type { ChatScreenRef } from './use-chat-screen';
@@ -8,8 +9,6 @@ import type { ConversationListView } from './conversation-sidebar';
  * Narrow selectors over the chat screen's children: a view re-renders only when what it shows changes. Children
  * are read from the screen's snapshot, never wired to each other here.
  */
-
-const sameFields = <T extends object>(a: T, b: T) => (Object.keys(a) as Array<keyof T>).every((k) => Object.is(a[k], b[k]));
 
 export function useChatSendView(screen: ChatScreenRef) {
   const send = useSelector(screen, (s) => s.children.send)!;
@@ -29,12 +28,10 @@ export function useChatSendView(screen: ChatScreenRef) {
       streamingId: s.context.streamingMessageId,
       title: s.context.title,
     }),
-    sameFields,
+    shallowEqual,
   );
   return { send, messages, status };
 }
-
-const EMPTY_SEARCH = { items: [] as Conversation[], searchText: '', hint: false, searching: false, loadingMore: false, hasMore: false, inactive: true };
 
 export function useConversationListView(screen: ChatScreenRef): ConversationListView {
   const list = useSelector(screen, (s) => s.children.list)!;
@@ -42,7 +39,7 @@ export function useConversationListView(screen: ChatScreenRef): ConversationList
   const searchRef = useSelector(list, (s) => s.children.search)!;
   const deletingId = useSelector(list, (s) => s.context.deletingId);
   const pages = useSelector(pagesRef, (s) => pagerView<Conversation>(s), samePagerView);
-  const search = useSelector(searchRef, (s) => pagerView<Conversation>(s), samePagerView) ?? EMPTY_SEARCH;
+  const search = useSelector(searchRef, (s) => pagerView<Conversation>(s), samePagerView);
   return {
     conversations: pages.items,
     loading: pages.loading,
