@@ -87,8 +87,10 @@ test.describe('sign-in', () => {
 
   test('a stored single sign-on error is shown once and cleared', async ({ page }) => {
     await page.goto('/login');
-    // Only once the screen is up: set earlier, the first mount would consume it before the reload.
+    // Only once the screen is up and running: set earlier, the first mount would consume it before the reload. The
+    // prerendered heading shows before the app runs; Sign in is enabled once it has hydrated.
     await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeEnabled();
     await page.evaluate(() => localStorage.setItem('sso_error', 'No access token received'));
     await page.reload();
     await expect(page.getByText('No access token received')).toBeVisible();
