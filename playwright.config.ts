@@ -16,7 +16,9 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
-  retries: 0,
+  // CI runs on 2 busy cores, where a few timing-bound browser steps have missed once in a full run (see the
+  // issue notes): one retry there, reported as flaky. Locally none, so a flake shows.
+  retries: process.env.CI ? 1 : 0,
   forbidOnly: true,
   use: {
     baseURL,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { requestBody } from './fields';
+import { requestBody, requiredText } from './fields';
 import { user } from './user';
 
 export const email = z
-  .string({ error: 'Email is required' })
+  .string(requiredText('Email is required', 'Enter a valid email address'))
   .trim()
   .min(1, 'Email is required')
   .max(254, 'Email is too long')
@@ -12,14 +12,14 @@ export const email = z
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;
 export const newPassword = z
-  .string({ error: 'Password is required' })
+  .string(requiredText('Password is required', 'Password must be text'))
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
 export const loginRequest = requestBody({
   email,
   password: z
-    .string({ error: 'Password is required' })
+    .string(requiredText('Password is required', 'Password must be text'))
     .min(1, 'Password is required')
     .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
 });

@@ -12,7 +12,7 @@ import {
   TITLE_MAX_LENGTH,
   TITLE_TOO_LONG,
 } from './chat-constants';
-import { choiceField, idField, pageField, pageSizeField, queryText, requestBody, switchField } from './fields';
+import { choiceField, idField, PAGE_SIZE_MAX, pageField, pageSizeField, queryText, requestBody, requiredText, switchField, wholeNumberQuery } from './fields';
 
 export const reasoningEfforts = ['low', 'medium'] as const;
 export const reasoningEffort = choiceField('reasoning_effort', reasoningEfforts);
@@ -90,22 +90,76 @@ export const conversationSearchResult = z.object({
 });
 export type ConversationSearchResult = z.infer<typeof conversationSearchResult>;
 
-/** GET /chat/conversations/{id}/messages and .../messages/recent (oldest first). */
+/** Messages per page of GET /chat/conversations/{id}/messages when `limit` is not given. */
+export const MESSAGE_PAGE_SIZE = 50;
+export const MESSAGE_CURSOR_INVALID = 'before must be the earlier_cursor of a page of messages';
+
+/**
+ * Where a page of messages starts: its oldest message, by `seq` and `created_at` (the time tells apart the
+ * messages an edit wrote after the page was read, which reuse the seqs of the ones it deleted). Clients pass
+ * `earlier_cursor` back as `before` and never read it: it is base64url text.
+ */
+export interface MessageCursor {
+  seq: number;
+  createdAt: string;
+}
+
+/** The time as stored (ISO 8601, also as older systems wrote it): printable text, never a NUL or a separator. */
+const CURSOR_TEXT = /^([1-9][0-9]{0,14})\|([0-9A-Za-z:.+ -]{1,64})$/;
+
+export function encodeMessageCursor({ seq, createdAt }: MessageCursor): string {
+  return btoa(`${seq}|${createdAt}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** null for anything encodeMessageCursor did not make. */
+export function decodeMessageCursor(text: string): MessageCursor | null {
+  if (!/^[A-Za-z0-9_-]{1,80}$/.test(text)) return null;
+  let plain: string;
+  try {
+    plain = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  } catch {
+    return null;
+  }
+  const match = CURSOR_TEXT.exec(plain);
+  return match ? { seq: Number(match[1]), createdAt: match[2]! } : null;
+}
+
+/** GET /chat/conversations/{id}/messages: `before` a page's earlier_cursor, `limit` messages at most. */
+export const messagePageQuery = z.object({
+  before: z
+    .string({ error: MESSAGE_CURSOR_INVALID })
+    .refine((text) => decodeMessageCursor(text) !== null, { error: MESSAGE_CURSOR_INVALID })
+    .optional()
+    .describe('The `earlier_cursor` of the page before which to read; the latest messages when absent.'),
+  limit: wholeNumberQuery(`limit must be a whole number from 1 to ${PAGE_SIZE_MAX}`, 1, PAGE_SIZE_MAX)
+    .default(MESSAGE_PAGE_SIZE)
+    .describe('Messages on the page at most (fewer when they are very long).'),
+});
+export type MessagePageQuery = z.input<typeof messagePageQuery>;
+
+/**
+ * GET /chat/conversations/{id}/messages (a page: the latest messages, or those before `before`) and
+ * .../messages/recent (the latest 20), oldest first.
+ */
 export const conversationMessages = z.object({
   conversation,
   messages: z.array(chatMessage),
+  earlier_cursor: z
+    .string()
+    .nullable()
+    .describe('Pass it as `before` for the messages just before this page; null when the page starts with the first message.'),
 });
 export type ConversationMessages = z.infer<typeof conversationMessages>;
 
 export const renameQuery = z.object({
-  title: z.string({ error: TITLE_EMPTY }).trim().min(1, TITLE_EMPTY).max(TITLE_MAX_LENGTH, TITLE_TOO_LONG),
+  title: z.string(requiredText(TITLE_EMPTY, 'Conversation title must be one piece of text')).trim().min(1, TITLE_EMPTY).max(TITLE_MAX_LENGTH, TITLE_TOO_LONG),
 });
 export type RenameQuery = z.input<typeof renameQuery>;
 
 export const sendMessageRequest = requestBody({
   conversation_id: idField('conversation_id').nullable().default(null),
   message: z
-    .string({ error: MESSAGE_EMPTY })
+    .string(requiredText(MESSAGE_EMPTY, 'Message must be text'))
     .refine((m) => m.trim().length > 0, MESSAGE_EMPTY)
     .refine((m) => m.length <= MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG),
   sender: z.literal('user', { error: 'sender must be user' }).default('user'),

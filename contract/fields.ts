@@ -18,6 +18,14 @@ export const pageField = () =>
 export const pageSizeField = (byDefault: number) =>
   wholeNumberQuery(`page_size must be a whole number from 1 to ${PAGE_SIZE_MAX}`, 1, PAGE_SIZE_MAX).default(byDefault);
 
+/**
+ * The error of a required text field: its own sentence when the value is absent (or null), another when something
+ * else than text was sent, so a value that was sent is never reported as missing.
+ */
+export const requiredText = (missing: string, notText: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input == null ? missing : notText),
+});
+
 /** An id in a path or a body. No length bound: an id too long to exist is simply not found (404), like any unknown id. */
 export const idField = (name: string) => z.string({ error: `${name} must be an id` }).min(1, { error: `${name} must be an id` });
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { requestBody } from './fields';
+import { requestBody, requiredText } from './fields';
 import { user } from './user';
 
 export const updateProfileRequest = requestBody({
-  department_id: z.string({ error: 'Department is required' }).min(1, 'Department is required').max(64, 'Department not found'),
+  department_id: z.string(requiredText('Department is required', 'department_id must be an id')).min(1, 'Department is required').max(64, 'Department not found'),
   unit_id: z.string({ error: 'unit_id must be an id or null' }).min(1, 'unit_id must be an id or null').max(64, 'Unit does not belong to the selected department').nullable().optional(),
 });
 export type UpdateProfileRequest = z.infer<typeof updateProfileRequest>;

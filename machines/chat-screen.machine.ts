@@ -62,6 +62,8 @@ export type ChatScreenEvent =
   | { type: 'message.submit'; text: string }
   | { type: 'message.edit'; messageId: string; text: string }
   | { type: 'messages.refresh' }
+  /** The reader reached the top of the loaded messages (chat-send decides whether an earlier page loads). */
+  | { type: 'messages.loadEarlier' }
   | { type: 'option.toggle'; feature: OptionFeature }
   | { type: 'reasoning.toggle' }
   | { type: 'entitlements.changed'; entitlements: Feature[] }
@@ -160,8 +162,8 @@ export const chatScreenMachine = setup({
       enqueue.sendTo('list', { type: 'conversation.patch', id: context.titlePollFor, patch: { title: event.output.value } });
     }),
     forwardToSend: sendTo('send', ({ context, event }) => {
-      assertEvent(event, ['message.submit', 'message.edit', 'messages.refresh']);
-      return event.type === 'messages.refresh' ? event : { ...event, ...context.options };
+      assertEvent(event, ['message.submit', 'message.edit', 'messages.refresh', 'messages.loadEarlier']);
+      return event.type === 'message.submit' || event.type === 'message.edit' ? { ...event, ...context.options } : event;
     }),
     forwardToList: sendTo('list', ({ event }) => {
       assertEvent(event, ['search.change', 'list.loadMore', 'search.loadMore', 'conversation.rename', 'conversation.delete']);
@@ -186,6 +188,7 @@ export const chatScreenMachine = setup({
     'message.submit': { actions: 'forwardToSend' },
     'message.edit': { actions: 'forwardToSend' },
     'messages.refresh': { actions: 'forwardToSend' },
+    'messages.loadEarlier': { actions: 'forwardToSend' },
     'option.toggle': { guard: 'isEntitledOption', actions: 'toggleOption' },
     'reasoning.toggle': { guard: 'isEntitledReasoning', actions: 'toggleReasoning' },
     'entitlements.changed': { actions: 'setEntitlements' },

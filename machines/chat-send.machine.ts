@@ -1,4 +1,15 @@
-import { and, assertEvent, assign, fromCallback, setup, type DoneActorEvent, type ErrorActorEvent, type EventObject } from 'xstate';
+import {
+  and,
+  assertEvent,
+  assign,
+  enqueueActions,
+  fromCallback,
+  setup,
+  stopChild,
+  type DoneActorEvent,
+  type ErrorActorEvent,
+  type EventObject,
+} from 'xstate';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { pollMachine, type PollInput, type PollOutput, type PollProgress } from './poll.machine';
@@ -23,6 +34,16 @@ import type { ChatMessage, ConversationMessages, ReasoningEffort, StreamErrorTyp
  * - `refreshing` (tag `refreshing`): invokes `loadRecent` (id `loadRecent`).
  * - `following` (tags `busy`, `following`): invokes `follow` (id `follow`), see below.
  * - `opening`: transient, never observed (picks `loading` or `idle` at start and after `conversation.open`).
+ *
+ * ## Earlier messages
+ * `loadMessages` gives the conversation's latest page and `earlierCursor`, the server's cursor of the page before
+ * it (null when the first message is loaded). `messages.loadEarlier` (the reader scrolled up to the top) is
+ * accepted in every state while there is an earlier page and none is being loaded: it spawns `loadEarlier` (id
+ * `loadEarlier`) beside whatever runs, so a reply being written or followed goes on, and `loadingEarlier` holds
+ * the cursor it loads. Its page is put before the messages (the pending reply stays the last one); a failure
+ * shows 'Failed to fetch messages' and leaves everything as it was, so scrolling up again retries. A page that no
+ * longer fits (a refresh replaced the whole list and its cursor meanwhile) is dropped. Opening a conversation
+ * stops it.
  *
  * ## Reported events
  * Outward events are `report`ed (machines/report.ts: emitted, and sent to the parent screen machine when there
@@ -92,6 +113,11 @@ export interface LoadInput {
   conversationId: string;
 }
 
+/** The input of `loadEarlier`: the page before `before` (an earlier_cursor). */
+export interface LoadEarlierInput extends LoadInput {
+  before: string;
+}
+
 export interface ChatSendInput {
   conversationId: string | null;
 }
@@ -100,6 +126,10 @@ export interface ChatSendContext {
   conversationId: string | null;
   /** Oldest first. Messages sent here have temporary ids (`temp-user-N`, `temp-assistant-N`) until the control record. */
   messages: ChatMessage[];
+  /** The server's cursor of the page before `messages` (see "Earlier messages"); null when the first message is loaded. */
+  earlierCursor: string | null;
+  /** The cursor of the earlier page being loaded; null when none is. */
+  loadingEarlier: string | null;
   /** The pending assistant message's text while replying ('' otherwise); see "The live streaming text". */
   streamingText: string;
   /** The id of the pending assistant message while replying, else null. */
@@ -145,6 +175,8 @@ export type ChatSendEvent =
   | ({ type: 'message.edit'; messageId: string; text: string } & MessageOptions)
   /** 'Refresh message': reload the recent messages after a network error. */
   | { type: 'messages.refresh' }
+  /** The reader reached the top of the loaded messages: load the page before them. */
+  | { type: 'messages.loadEarlier' }
   | SendMessageStreamEvent
   /** Sent by the `follow` child after each check: the recent messages. */
   | PollProgress<ConversationMessages>;
@@ -155,6 +187,8 @@ type ActorOutcome =
   | ErrorActorEvent<unknown, 'loadMessages'>
   | DoneActorEvent<ConversationMessages, 'loadRecent'>
   | ErrorActorEvent<unknown, 'loadRecent'>
+  | DoneActorEvent<ConversationMessages, 'loadEarlier'>
+  | ErrorActorEvent<unknown, 'loadEarlier'>
   | DoneActorEvent<PollOutput<ConversationMessages>, 'follow'>
   | ErrorActorEvent<unknown, 'follow'>
   | ErrorActorEvent<unknown, 'sendMessage'>;
@@ -180,7 +214,7 @@ export interface ExchangeCompleted {
  * Everything chat-send reports (emitted and sent to its parent). The notices: 'Messages refreshed successfully'
  * (success); `Failed to refresh messages. ${detail}` with the server's detail, else 'Failed to fetch recent
  * messages', or 'No messages found in the response' for an empty answer (error); 'Failed to fetch messages'
- * when loading the conversation failed (error).
+ * when loading the conversation or its earlier messages failed (error).
  */
 export type ChatSendReported = ConversationCreated | ExchangeCompleted | Notice;
 
@@ -231,11 +265,18 @@ function finishAssistant(messages: ChatMessage[], patch: Partial<ChatMessage>): 
   return [...messages.slice(0, -1), { ...last, ...patch }];
 }
 
-/** Replaces messages from the first returned one on; all of them when that one is not in the list. */
-function mergeRecent(current: ChatMessage[], recent: ChatMessage[]): ChatMessage[] {
-  if (recent.length === 0) return current;
-  const at = current.findIndex((m) => m.id === recent[0].id);
-  return at === -1 ? recent : [...current.slice(0, at), ...recent];
+/**
+ * Replaces messages from the first returned one on; all of them when that one is not in the list, and then the
+ * earlier messages start before the recent ones.
+ */
+function mergeRecent(context: ChatSendContext, recent: ConversationMessages): Pick<ChatSendContext, 'messages' | 'earlierCursor'> {
+  const { messages: current, earlierCursor } = context;
+  const first = recent.messages[0];
+  if (!first) return { messages: current, earlierCursor };
+  const at = current.findIndex((m) => m.id === first.id);
+  return at === -1
+    ? { messages: recent.messages, earlierCursor: recent.earlier_cursor }
+    : { messages: [...current.slice(0, at), ...recent.messages], earlierCursor };
 }
 
 /**
@@ -294,6 +335,8 @@ function freshContext(conversationId: string | null): ChatSendContext {
   return {
     conversationId,
     messages: [],
+    earlierCursor: null,
+    loadingEarlier: null,
     streamingText: '',
     streamingMessageId: null,
     failureDetail: null,
@@ -305,6 +348,11 @@ function freshContext(conversationId: string | null): ChatSendContext {
 }
 
 const loadInput = ({ context }: { context: ChatSendContext }): LoadInput => ({ conversationId: context.conversationId as string });
+/** Used where `hasEarlierPage` passed: there is a conversation and a cursor. */
+const loadEarlierInput = ({ context }: { context: ChatSendContext }): LoadEarlierInput => ({
+  conversationId: context.conversationId as string,
+  before: context.earlierCursor as string,
+});
 
 export const chatSendMachine = setup({
   types: {
@@ -313,12 +361,13 @@ export const chatSendMachine = setup({
     input: {} as ChatSendInput,
     emitted: {} as ChatSendReported,
     // Typed children: `snapshot.children.follow` is the poll's actor, `sendMessage` the send's.
-    children: {} as { loadMessages: 'loadMessages'; loadRecent: 'loadRecent'; sendMessage: 'sendMessage'; follow: 'follow' },
+    children: {} as { loadMessages: 'loadMessages'; loadRecent: 'loadRecent'; loadEarlier: 'loadEarlier'; sendMessage: 'sendMessage'; follow: 'follow' },
     tags: {} as 'busy' | 'thinking' | 'streaming' | 'loading' | 'error' | 'refreshing' | 'following',
   },
   actors: {
     loadMessages: notProvided<ConversationMessages, LoadInput>('loadMessages'),
     loadRecent: notProvided<ConversationMessages, LoadInput>('loadRecent'),
+    loadEarlier: notProvided<ConversationMessages, LoadEarlierInput>('loadEarlier'),
     // A callback actor (src/: fetch-event-source, aborted in its cleanup); the default fails like every unprovided slot.
     sendMessage: fromCallback<EventObject, SendMessageInput>(() => {
       throw new Error('actor sendMessage is not provided');
@@ -358,8 +407,11 @@ export const chatSendMachine = setup({
     },
     refreshFoundStreamingReply: ({ context, event }) => {
       assertEvent(event, 'xstate.done.actor.loadRecent');
-      return hasStreamingReply(mergeRecent(context.messages, event.output.messages));
+      return hasStreamingReply(mergeRecent(context, event.output).messages);
     },
+    hasEarlierPage: ({ context }) => context.earlierCursor !== null && context.loadingEarlier === null,
+    /** The loaded page is the one before the messages shown (a refresh may have replaced them meanwhile). */
+    earlierPageFits: ({ context }) => context.loadingEarlier !== null && context.loadingEarlier === context.earlierCursor,
     followFailed: ({ event }) => {
       assertEvent(event, 'xstate.done.actor.follow');
       return event.output.status === 'failed';
@@ -368,8 +420,8 @@ export const chatSendMachine = setup({
       assertEvent(event, 'xstate.done.actor.follow');
       return event.output.status === 'finished';
     },
-    /** The conversation holds its first exchange: one question, one answer. */
-    isFirstExchange: ({ context }) => context.conversationId !== null && context.messages.length === 2,
+    /** The conversation holds its first exchange: one question, one answer (and nothing before them). */
+    isFirstExchange: ({ context }) => context.conversationId !== null && context.messages.length === 2 && context.earlierCursor === null,
   },
   actions: {
     openConversation: assign(({ event }) => {
@@ -379,8 +431,29 @@ export const chatSendMachine = setup({
     }),
     applyLoadedConversation: assign(({ event }) => {
       assertEvent(event, 'xstate.done.actor.loadMessages');
-      return { messages: event.output.messages, title: event.output.conversation.title, loadError: null };
+      return {
+        messages: event.output.messages,
+        earlierCursor: event.output.earlier_cursor,
+        title: event.output.conversation.title,
+        loadError: null,
+      };
     }),
+    startLoadingEarlier: enqueueActions(({ context, enqueue }) => {
+      enqueue.assign({ loadingEarlier: context.earlierCursor });
+      enqueue.spawnChild('loadEarlier', { id: 'loadEarlier', input: loadEarlierInput({ context }) });
+    }),
+    /** Before the loaded messages, without any of them twice. */
+    prependEarlier: assign(({ context, event }) => {
+      assertEvent(event, 'xstate.done.actor.loadEarlier');
+      const shown = new Set(context.messages.map((m) => m.id));
+      return {
+        messages: [...event.output.messages.filter((m) => !shown.has(m.id)), ...context.messages],
+        earlierCursor: event.output.earlier_cursor,
+        loadingEarlier: null,
+      };
+    }),
+    endLoadingEarlier: assign({ loadingEarlier: null }),
+    stopLoadingEarlier: stopChild('loadEarlier'),
     markLoadFailed: assign({ loadError: FETCH_MESSAGES_FAILED }),
     reportLoadFailed: report(() => notice('error', FETCH_MESSAGES_FAILED)),
     appendExchange: assign(({ context, event }) => {
@@ -460,7 +533,7 @@ export const chatSendMachine = setup({
     }),
     applyRefreshedMessages: assign(({ context, event }) => {
       assertEvent(event, 'xstate.done.actor.loadRecent');
-      return { messages: mergeRecent(context.messages, event.output.messages), failureDetail: null };
+      return { ...mergeRecent(context, event.output), failureDetail: null };
     }),
     reportRefreshed: report(() => notice('success', MESSAGES_REFRESHED)),
     reportRefreshFailed: report(({ event }) => {
@@ -470,7 +543,7 @@ export const chatSendMachine = setup({
     reportNoMessagesFound: report(() => notice('error', refreshFailedText(NO_MESSAGES_FOUND))),
     applyFollowedMessages: assign(({ context, event }) => {
       assertEvent(event, 'poll.progress');
-      return { messages: mergeRecent(context.messages, event.value.messages) };
+      return mergeRecent(context, event.value);
     }),
     /** Following failed: only the detail; the followed message is left as it was. */
     markFollowFailed: assign(({ event }) => {
@@ -483,7 +556,14 @@ export const chatSendMachine = setup({
   context: ({ input }) => freshContext(input.conversationId),
   initial: 'opening',
   on: {
-    'conversation.open': { guard: 'opensSomethingElse', target: '.opening', actions: 'openConversation' },
+    'conversation.open': { guard: 'opensSomethingElse', target: '.opening', actions: ['stopLoadingEarlier', 'openConversation'] },
+    'messages.loadEarlier': { guard: 'hasEarlierPage', actions: 'startLoadingEarlier' },
+    // Stopped here as well: a spawned child is not stopped by leaving a state (and one load at a time has one id).
+    'xstate.done.actor.loadEarlier': [
+      { guard: 'earlierPageFits', actions: ['stopLoadingEarlier', 'prependEarlier'] },
+      { actions: ['stopLoadingEarlier', 'endLoadingEarlier'] },
+    ],
+    'xstate.error.actor.loadEarlier': { actions: ['stopLoadingEarlier', 'endLoadingEarlier', 'reportLoadFailed'] },
   },
   states: {
     /** Transient: never observed. */

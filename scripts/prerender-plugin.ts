@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, type Plugin, type ResolvedConfig, type Rolldown } from 'vite';
 import { loadAppAfterPaint } from './prerender-loader.js';
+import { preloadSignedInScreen } from './prerender-route-preload.js';
 
 interface PrerenderedRoute {
   /** The router path, as in src/app/routes.tsx. */
@@ -16,6 +17,18 @@ interface PrerenderedRoute {
 
 /** The public first screens written into their own HTML at build time (the landing page joins later). */
 const PRERENDERED: PrerenderedRoute[] = [{ path: '/login', file: 'login.html', screen: 'src/features/auth/login-page.tsx' }];
+
+/**
+ * Signed-in screens whose code index.html preloads for a visitor with a session, beside the entry's download
+ * (prerender-route-preload.ts): opening a conversation in a new tab no longer waits for the entry to run first.
+ */
+const SIGNED_IN_SCREENS: Array<Omit<PrerenderedRoute, 'file'>> = [
+  { path: '/chat', screen: 'src/features/chat/chat-page.tsx' },
+  { path: '/home', screen: 'src/features/home/home-page.tsx' },
+  { path: '/profile', screen: 'src/features/profile/profile-page.tsx' },
+];
+/** The spec's local storage key of the access token (src/session/session-storage.ts). */
+const TOKEN_STORAGE_KEY = 'token';
 
 /** `{ "<path>": "<file>" }` in the build output: the server serves each file for its path (server/http/spa.ts). */
 const PRERENDER_MANIFEST = 'prerendered.json';
@@ -35,7 +48,8 @@ type RenderRoute = (path: string) => Promise<string>;
  * PRERENDERED into a copy of index.html and emits it with the bundle, so `vite build --outDir x` writes it into x
  * and the service worker (generated after the bundle is written) precaches it. In the copy, the stylesheet is
  * inlined (the first paint waits for no second request), and the script tags are replaced by one small loader
- * (prerender-loader.ts) that requests the app, and the route's chunks, only after that paint.
+ * (prerender-loader.ts) that requests the app, and the route's chunks, only after that paint. index.html itself
+ * gains one small script (prerender-route-preload.ts): a signed-in visitor's screen code is preloaded beside the entry.
  */
 export function prerenderPlugin(): Plugin {
   let config: ResolvedConfig;
@@ -75,6 +89,26 @@ export function prerenderPlugin(): Plugin {
       } finally {
         renderer.dispose();
       }
+
+      // index.html itself (the prerendered pages above were made from it before this): the signed-in screens' preloader.
+      const entryChunk = bundle[entry.slice(config.base.length)];
+      if (entryChunk?.type !== 'chunk' || !entryChunk.facadeModuleId) return this.error(`prerender: no entry chunk ${entry}`);
+      const loadedWithEntry = new Set(chunkClosure(bundle, [entryChunk.facadeModuleId]));
+      const screens = Object.fromEntries(
+        SIGNED_IN_SCREENS.map((s) => [
+          s.path,
+          withCss(bundle, chunkClosure(bundle, [path.resolve(config.root, s.screen)]).filter((file) => !loadedWithEntry.has(file))).map(
+            (file) => `${config.base}${file}`,
+          ),
+        ]),
+      );
+      const preloadSource = `(${preloadSignedInScreen.toString()})(${JSON.stringify(config.base)}, ${JSON.stringify(TOKEN_STORAGE_KEY)}, ${JSON.stringify(screens)});\n`;
+      const preloader = this.getFileName(this.emitFile({ type: 'asset', name: 'route-preload.js', source: preloadSource }));
+      // Before the entry's tag, so the browser asks for it first; async, so it runs as soon as it has arrived.
+      html.source = template.replace(
+        ENTRY_SCRIPT,
+        (tag) => `\n    <script type="module" async crossorigin src="${config.base}${preloader}"></script>${tag}`,
+      );
     },
   };
 }
@@ -126,6 +160,16 @@ function ignoreStylesheets(): Plugin {
     enforce: 'pre',
     load: (id) => (/\.css(\?|$)/.test(id) ? '' : undefined),
   };
+}
+
+/** The chunk files and, after them, the stylesheets those chunks import (the router waits for both). */
+function withCss(bundle: Rolldown.OutputBundle, files: string[]): string[] {
+  const css = new Set<string>();
+  for (const file of files) {
+    const chunk = bundle[file];
+    if (chunk?.type === 'chunk') chunk.viteMetadata?.importedCss.forEach((c) => css.add(c));
+  }
+  return [...files, ...css];
 }
 
 /** The files of the chunks the given modules need (their own and every chunk they import), entry chunks included. */

@@ -11,6 +11,7 @@ import { installJsonParser } from './http/body';
 import { installErrorHandler } from './http/errors';
 import { isLoggerInstance, loggerOptions, type AppLogger } from './http/logger';
 import { registerOpenApi } from './http/openapi';
+import { installRequestRules, routerErrorOptions } from './http/router-errors';
 import { registerSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
 import { installContractValidation } from './http/validation';
@@ -55,6 +56,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     trustProxy: config.trustProxy,
     // Tokens and ids in URLs are longer than Fastify's default of 100.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    ...routerErrorOptions,
   };
   const app: FastifyInstance = isLoggerInstance(logger)
     ? Fastify({ ...serverOptions, loggerInstance: logger })
@@ -83,6 +85,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.decorateRequest('auth', null);
   installErrorHandler(app);
+  installRequestRules(app);
   installContractValidation(app);
   installJsonParser(app);
   await registerSecurityHeaders(app);

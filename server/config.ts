@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -23,13 +24,23 @@ const envSchema = z.object({
   STATIC_DIR: z.string().default('./dist'),
   ACCESS_TOKEN_TTL_SECONDS: positiveInt(900),
   REFRESH_TOKEN_TTL_DAYS: positiveInt(30),
+  /** Seconds in which a just-rotated refresh token may be presented again (two tabs, a retried request). */
+  REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  // Failed sign-ins per 15 minutes; the per-e-mail one is a last resort against attacks from many addresses.
   LOGIN_RATE_LIMIT_PER_IP: positiveInt(30),
-  LOGIN_RATE_LIMIT_PER_EMAIL: positiveInt(10),
+  LOGIN_RATE_LIMIT_PER_IP_EMAIL: positiveInt(10),
+  LOGIN_RATE_LIMIT_PER_EMAIL: positiveInt(100),
+  // Reset requests per hour.
   RESET_RATE_LIMIT_PER_IP: positiveInt(10),
-  RESET_RATE_LIMIT_PER_EMAIL: positiveInt(3),
+  RESET_RATE_LIMIT_PER_IP_EMAIL: positiveInt(3),
   MESSAGE_RATE_LIMIT_PER_USER: positiveInt(30),
-  /** Behind a load balancer: 'true', a hop count, or a comma list of proxy addresses (Fastify trustProxy). */
-  TRUST_PROXY: z.string().optional(),
+  /** Behind a load balancer: 'true', a hop count, or a comma list of proxy addresses/CIDRs (Fastify trustProxy). */
+  TRUST_PROXY: z
+    .string()
+    .refine(isTrustProxy, {
+      error: 'must be true, false, a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges',
+    })
+    .optional(),
 
   // The chat model. No LLM_MODEL: the built-in offline demo responder answers (server/llm/offline.ts).
   LLM_BASE_URL: z.url({ error: 'must be an absolute URL such as https://api.openai.com/v1' }).optional(),
@@ -100,13 +111,20 @@ export interface Config {
   staticDir: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
+  /** Seconds in which a just-rotated refresh token may be presented again and gets the same successor. */
+  refreshReuseGraceSeconds: number;
   /** Needed for per-IP rate limits behind a proxy: request.ip is then taken from X-Forwarded-For. */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
   rateLimits: {
+    /** Failed sign-ins from one address, whatever the e-mail. */
     loginPerIp: RateLimitRule;
+    /** Failed sign-ins for one e-mail from one address. */
+    loginPerIpEmail: RateLimitRule;
+    /** Failed sign-ins for one e-mail from anywhere: a high last resort, it locks the real person out too. */
     loginPerEmail: RateLimitRule;
+    /** Reset requests; over a limit the answer stays the same but nothing is sent. */
     resetPerIp: RateLimitRule;
-    resetPerEmail: RateLimitRule;
+    resetPerIpEmail: RateLimitRule;
     /** Questions (sends and edits) per person per minute: each one costs a model call. */
     messagesPerUser: RateLimitRule;
   };
@@ -146,12 +164,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staticDir: path.resolve(e.STATIC_DIR),
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
+    refreshReuseGraceSeconds: e.REFRESH_REUSE_GRACE_SECONDS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     rateLimits: {
       loginPerIp: { limit: e.LOGIN_RATE_LIMIT_PER_IP, windowMs: 15 * MINUTE },
+      loginPerIpEmail: { limit: e.LOGIN_RATE_LIMIT_PER_IP_EMAIL, windowMs: 15 * MINUTE },
       loginPerEmail: { limit: e.LOGIN_RATE_LIMIT_PER_EMAIL, windowMs: 15 * MINUTE },
       resetPerIp: { limit: e.RESET_RATE_LIMIT_PER_IP, windowMs: HOUR },
-      resetPerEmail: { limit: e.RESET_RATE_LIMIT_PER_EMAIL, windowMs: HOUR },
+      resetPerIpEmail: { limit: e.RESET_RATE_LIMIT_PER_IP_EMAIL, windowMs: HOUR },
       messagesPerUser: { limit: e.MESSAGE_RATE_LIMIT_PER_USER, windowMs: MINUTE },
     },
     llm,
@@ -214,6 +234,24 @@ function parsePrices(value: string | undefined, problems: string[]): Record<stri
   return {};
 }
 
+// What proxy-addr (Fastify's trustProxy) accepts in a list: addresses, CIDR ranges, and its named ranges.
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isTrustProxy(value: string): boolean {
+  if (/^(true|false|\d+)$/.test(value)) return true;
+  return value.split(',').every((entry) => {
+    const [address, bits, extra] = entry.trim().split('/');
+    if (PROXY_NAMES.has(address) && bits === undefined) return true;
+    const family = isIP(address);
+    if (family === 0 || extra !== undefined) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  });
+}
+
+/**
+ * Without it, request.ip is the connecting address and X-Forwarded-For is ignored (nobody can fake an address);
+ * behind a proxy every person then shares the proxy's address, and so its rate limits.
+ */
 function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { createDb } from './db/create-db';
 import { migrateToLatest } from './db/migrate';
 import { deleteExpiredRateLimits } from './db/repositories/rate-limits';
+import { finishAbandonedReplies, startReplySweeper } from './services/reply-leases';
 import { seedDemoData, type SeedResult } from './services/seed';
 
 const HOUR_MS = 3_600_000;
@@ -40,6 +41,12 @@ async function main(): Promise<void> {
   await migrateToLatest(db);
   const seed = await seedDemoData(db, { password: config.demoPassword, publicUrl: config.publicUrl });
   const app = await buildApp({ config, db });
+  // Before listening: replies a crashed predecessor left half-written are ended (kept, marked as interrupted)
+  // and their conversations freed, so the first send after a restart is accepted.
+  const recovered = await finishAbandonedReplies(db);
+  if (recovered > 0) app.log.warn({ replies: recovered }, 'ended replies interrupted by the last shutdown');
+  // Other instances sharing the database may die too: their replies are ended once their leases run out.
+  const replySweeper = startReplySweeper(db, app.log);
 
   // Rate-limit rows outlive their window; any instance may sweep them (the delete is idempotent).
   const sweep = setInterval(() => {
@@ -56,6 +63,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
     clearInterval(sweep);
+    replySweeper.stop();
     await app.close();
     await db.destroy();
     process.exit(0);

@@ -1,3 +1,4 @@
+import './zod-jitless'; // first: before any schema is created (see there)
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
@@ -5,9 +6,14 @@ import { routes } from './app/routes';
 import { routerBasename } from './app/router-basename';
 import { afterLoadSettled } from './app/after-load';
 import { routerReady } from './app/router-ready';
+import { prefetchOpenedConversation } from './app/conversation-prefetch';
+import { viewerOf } from './app/route-access';
 import { sessionActor } from './session/session';
 import './styles.css';
 
+const session = sessionActor.getSnapshot();
+// Before the router starts loading the route's code: a tab opened on a conversation asks for its messages now.
+prefetchOpenedConversation(routes, window.location, routerBasename, viewerOf(session.context, session.hasTag('authenticated')));
 const router = createBrowserRouter(routes, { basename: routerBasename });
 const container = document.getElementById('root')!;
 const app = (
@@ -18,7 +24,7 @@ const app = (
 
 // Prerendered pages (login.html, see scripts/prerender-plugin.ts) hold the markup a signed-out visitor sees.
 // A signed-in visitor is redirected away, which that markup cannot match: their tab renders afresh instead.
-if (container.firstElementChild && !sessionActor.getSnapshot().hasTag('authenticated')) {
+if (container.firstElementChild && !session.hasTag('authenticated')) {
   // The route's lazy screen must be loaded first, or the first render would be the spinner, not the markup.
   // (A promise, not a top-level await: that would make the bundler split the entry into many small chunks.)
   void routerReady(router).then(() => {

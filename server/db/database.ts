@@ -106,6 +106,11 @@ export interface ConversationsTable {
    * database so every instance sees it; a crashed instance's lease simply runs out.
    */
   answering_until: IsoTimestamp | null;
+  /**
+   * Who holds the answering lease (migration 2026-11-23-03): "<host>/<pid>/<instance>/<lease>", see
+   * services/reply-leases.ts. Null when no reply is being written.
+   */
+  answering_owner: string | null;
   created_at: IsoTimestamp;
   updated_at: IsoTimestamp;
 }

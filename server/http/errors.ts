@@ -22,6 +22,9 @@ export function errorBody(detail: string, extra: { fields?: Record<string, strin
   };
 }
 
+/** The sentence of every 5xx: what failed is in the log, not in the answer. */
+export const SERVER_FAULT = 'Something went wrong on our side. Please try again.';
+
 /** Each kind of domain error and its status code; the one place they meet HTTP. */
 const STATUS_OF: ReadonlyArray<[new (...args: never[]) => DomainError, number]> = [
   [InvalidError, 400],
@@ -41,7 +44,7 @@ function statusOf(err: DomainError): number {
 const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'Malformed JSON body',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'Malformed JSON body',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported media type',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The request body must be JSON (Content-Type: application/json)',
   FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Request body size did not match Content-Length',
 };
@@ -73,6 +76,6 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.code(status).send(errorBody(detail));
     }
     request.log.error({ err }, 'request failed');
-    return reply.code(500).send(errorBody('Something went wrong on our side. Please try again.'));
+    return reply.code(500).send(errorBody(SERVER_FAULT));
   });
 }

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { API_PREFIX } from '../../contract/api-paths';
 import { errorBody } from './errors';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -10,8 +9,17 @@ const REVALIDATE = 'no-cache';
 /** Files the service worker and the browser must re-check on every load, served from the root. */
 const ROOT_WORKER_FILE = /^(sw\.js|workbox-[\w.-]+\.js|registerSW\.js)$/;
 
+/** `/api`, `/api/...`, `/api?...` in any letter case: the whole /api space is the API's, never the SPA's. */
+const API_SPACE = /^\/api(?:[/?#]|$)/i;
+
+/** Whether a request URL belongs to the API, also when spelled with percent-escapes (`/%61pi/...`). */
 export function isApiPath(url: string): boolean {
-  return url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`) || url.startsWith('/api/');
+  if (API_SPACE.test(url)) return true;
+  try {
+    return API_SPACE.test(decodeURI(url));
+  } catch {
+    return false;
+  }
 }
 
 function setCacheHeaders(reply: FastifyReply, root: string, filePath: string): void {

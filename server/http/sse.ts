@@ -24,7 +24,7 @@ export function openEventStream(reply: FastifyReply): EventStream {
   res.writeHead(200, {
     ...headers,
     'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
+    'cache-control': 'no-store',
     // nginx would otherwise buffer the stream and deliver it in one piece at the end.
     'x-accel-buffering': 'no',
   });

@@ -25,7 +25,8 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     {
       schema: {
         summary: 'Sign in with email and password',
-        description: 'Rate-limited per IP address and per email (429 with Retry-After).',
+        description:
+          'Failed sign-ins are limited per IP address, per IP address and email, and (a high last resort) per email: 429 with Retry-After.',
         tags,
         body: loginRequest,
         response: { 200: successEnvelope(loginResponse), ...errorResponses(400, 401, 403, 429) },
@@ -41,7 +42,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       schema: {
         summary: 'Rotate the refresh token',
         description:
-          'Send the refresh token as `Authorization: Bearer <refresh_token>`. It is single-use: a second use ends the whole session.',
+          'Send the refresh token as `Authorization: Bearer <refresh_token>`. It is single-use: sent again within the grace period (REFRESH_REUSE_GRACE_SECONDS, 30 s) while its successor is unused, it answers that same successor; any other second use ends the whole session.',
         tags,
         response: { 200: successEnvelope(refreshResponse), ...errorResponses(401) },
       },
@@ -71,10 +72,11 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     {
       schema: {
         summary: 'Mail a password-reset link',
-        description: 'The same answer for every email, known or not.',
+        description:
+          'The same answer for every email, known or not, and over the rate limits (per IP address and per IP address and email), where nothing is sent.',
         tags,
         body: requestResetPasswordRequest,
-        response: { 200: successEnvelope(messageOnly), ...errorResponses(400, 429) },
+        response: { 200: successEnvelope(messageOnly), ...errorResponses(400) },
       },
     },
     async (request) => {

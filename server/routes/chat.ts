@@ -9,6 +9,7 @@ import {
   conversationMessages,
   conversationSearchQuery,
   conversationSearchResult,
+  messagePageQuery,
   renameQuery,
   sendMessageRequest,
 } from '../../contract/chat';
@@ -85,13 +86,19 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
     {
       onRequest: auth,
       schema: {
-        summary: 'A conversation with all its messages, oldest first',
+        summary: 'A page of a conversation\'s messages: the latest ones, or those before a cursor',
+        description:
+          'Pages go from the newest messages back: the first page (no `before`) holds the latest `limit` messages, ' +
+          'oldest first; its `earlier_cursor`, passed as `before`, gives the messages just before it, and so on until ' +
+          '`earlier_cursor` is null (the page starts with the first message). A page of very long messages holds ' +
+          `fewer than \`limit\` (at least one). A cursor that was not given by this endpoint is refused with 400.`,
         tags,
         params: idParams,
-        response: { 200: successEnvelope(conversationMessages), ...errorResponses(404) },
+        querystring: messagePageQuery,
+        response: { 200: successEnvelope(conversationMessages), ...errorResponses(400, 404) },
       },
     },
-    async (request) => ok(await readConversationMessages(ctx.db, currentUser(request).id, request.params.id, 'all')),
+    async (request) => ok(await readConversationMessages(ctx.db, currentUser(request).id, request.params.id, request.query)),
   );
 
   api.get(
@@ -100,6 +107,7 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
       onRequest: auth,
       schema: {
         summary: 'A conversation with its latest 20 messages, oldest first',
+        description: 'The same answer as the first page of .../messages with `limit=20`.',
         tags,
         params: idParams,
         response: { 200: successEnvelope(conversationMessages), ...errorResponses(404) },

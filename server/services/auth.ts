@@ -1,16 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { LoginRequest, LoginResponse, Tokens } from '../../contract/auth';
 import type { AppContext } from '../context';
+import type { Database } from '../db/database';
 import {
   findPasswordResetByHash,
   insertPasswordReset,
   markPasswordResetUsed,
+  markUserPasswordResetsUsed,
 } from '../db/repositories/password-resets';
 import {
   findRefreshTokenByHash,
   markRefreshTokenUsed,
   revokeRefreshTokenFamily,
   revokeUserRefreshTokens,
+  type RefreshTokenRecord,
 } from '../db/repositories/refresh-tokens';
 import {
   findUserByEmail,
@@ -23,9 +27,9 @@ import { inTransaction } from '../db/transaction';
 import { sessionBlock } from './access';
 import { InvalidError, UnauthenticatedError } from './errors';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
-import { enforceRateLimit } from './rate-limit';
+import { enforceRateLimits, withinRateLimits, type RateLimitCheck } from './rate-limit';
 import { passwordResetMail } from './reset-mail';
-import { issueSession, issueTokens } from './session';
+import { issueSession, issueTokens, signAccessToken } from './session';
 import { newOpaqueToken, sha256Hex } from './tokens';
 
 const RESET_TOKEN_TTL_MS = 3_600_000;
@@ -37,10 +41,26 @@ export const LOGGED_OUT = 'Logged out';
 export const PASSWORD_UPDATED = 'Your password has been successfully updated';
 export const INVALID_RESET_TOKEN = 'Invalid or expired reset token';
 
+export const TOO_MANY_ACCOUNT_FAILURES = (wait: string) =>
+  `Too many failed sign-ins for this account. Please try again in ${wait}, or reset your password.`;
+
+/**
+ * Failed sign-ins count per address and per (address, e-mail), so someone else's failures never refuse a right
+ * password from another address. The per-e-mail count is only a high last resort against many addresses.
+ */
+function loginChecks(ctx: AppContext, ip: string, email: string): RateLimitCheck[] {
+  const limits = ctx.config.rateLimits;
+  return [
+    { key: `login:ip:${ip}`, rule: limits.loginPerIp },
+    { key: `login:ip-email:${ip}:${email}`, rule: limits.loginPerIpEmail },
+    { key: `login:email:${email}`, rule: limits.loginPerEmail, refusal: TOO_MANY_ACCOUNT_FAILURES },
+  ];
+}
+
 export async function login(ctx: AppContext, input: LoginRequest, ip: string): Promise<LoginResponse> {
   const email = normaliseEmail(input.email);
-  await enforceRateLimit(ctx.rateLimits, `login:ip:${ip}`, ctx.config.rateLimits.loginPerIp);
-  await enforceRateLimit(ctx.rateLimits, `login:email:${email}`, ctx.config.rateLimits.loginPerEmail);
+  const checks = loginChecks(ctx, ip, email);
+  await enforceRateLimits(ctx.rateLimits, checks);
 
   const user = await findUserByEmail(ctx.db, email);
   // Unknown emails and password-less accounts cost one verification too: same answer, comparable time.
@@ -48,37 +68,55 @@ export async function login(ctx: AppContext, input: LoginRequest, ip: string): P
     ? await verifyPassword(user.password_hash, input.password)
     : await verifyAgainstDummy(input.password);
   if (!user || !passwordOk) throw new UnauthenticatedError(WRONG_CREDENTIALS);
+  // Counted before the check (so parallel guesses cannot outrun it); a right password is no failure.
+  for (const check of checks) await ctx.rateLimits.forgive(check.key);
   return issueSession(ctx, user);
 }
 
-/** Rotates a refresh token. Any second use of a token revokes its whole family (stolen-token detection). */
+/**
+ * Rotates a refresh token. The successor is derived from the presented token, so presenting it again within the
+ * grace period (two tabs refreshing at once, a retry after a lost answer) gets the same successor while that one
+ * is still unused. Any other second use revokes the whole family (stolen-token detection).
+ */
 export async function refresh(ctx: AppContext, presented: string | undefined): Promise<Tokens> {
   if (!presented) throw new UnauthenticatedError();
-  const row = await findRefreshTokenByHash(ctx.db, sha256Hex(presented));
+  const hash = sha256Hex(presented);
+  let row = await findRefreshTokenByHash(ctx.db, hash);
   if (!row) throw new UnauthenticatedError();
-  if (row.used_at || row.revoked_at) {
-    await revokeRefreshTokenFamily(ctx.db, row.family_id);
-    throw new UnauthenticatedError(SESSION_EXPIRED);
-  }
+  const familyId = row.family_id;
+  const endFamily = async (detail = SESSION_EXPIRED, code?: string): Promise<never> => {
+    await revokeRefreshTokenFamily(ctx.db, familyId);
+    throw new UnauthenticatedError(detail, code);
+  };
+  const graceMs = ctx.config.refreshReuseGraceSeconds * 1000;
+  const usedJustNow = (used: RefreshTokenRecord) => used.used_at !== null && Date.parse(used.used_at) + graceMs > Date.now();
+
+  if (row.revoked_at || (row.used_at && !usedJustNow(row))) return endFamily();
   if (row.expires_at <= isoNow()) throw new UnauthenticatedError(SESSION_EXPIRED);
 
   const user = await findUserById(ctx.db, row.user_id);
   const block = user ? await sessionBlock(ctx.db, user) : { detail: SESSION_EXPIRED };
-  if (!user || block) {
-    await revokeRefreshTokenFamily(ctx.db, row.family_id);
-    throw new UnauthenticatedError(block?.detail ?? SESSION_EXPIRED, block?.code);
-  }
+  if (!user || block) return endFamily(block?.detail, block?.code);
 
-  const rotated = await inTransaction(ctx.db, async (trx) => {
-    if (!(await markRefreshTokenUsed(trx, row.id))) return null;
-    return issueTokens(ctx, trx, user, row.family_id);
-  });
-  if (!rotated) {
-    // Lost a race against another use of the same token: that is reuse too.
-    await revokeRefreshTokenFamily(ctx.db, row.family_id);
-    throw new UnauthenticatedError(SESSION_EXPIRED);
+  const successor = ctx.tokens.successorRefreshToken(presented);
+  if (!row.used_at) {
+    const fresh = row;
+    const rotated = await inTransaction(ctx.db, async (trx) => {
+      if (!(await markRefreshTokenUsed(trx, fresh.id))) return null;
+      return issueTokens(ctx, trx, user, familyId, successor);
+    });
+    if (rotated) return rotated;
+    // Another request rotated it first (committed by now): answered like a repeat of that rotation.
+    row = await findRefreshTokenByHash(ctx.db, hash);
   }
-  return rotated;
+  if (row && !row.revoked_at && usedJustNow(row)) {
+    const next = await findRefreshTokenByHash(ctx.db, successor.hash);
+    // Only while the successor is still the family's live token: once it was used on, a repeat is stale.
+    if (next && next.family_id === familyId && !next.used_at && !next.revoked_at) {
+      return { access_token: await signAccessToken(ctx, user), refresh_token: successor.token };
+    }
+  }
+  return endFamily();
 }
 
 /** Idempotent: an unknown or already revoked token is fine. */
@@ -88,7 +126,10 @@ export async function logout(ctx: AppContext, presented: string | undefined): Pr
   if (row) await revokeRefreshTokenFamily(ctx.db, row.family_id);
 }
 
-/** Same answer for every email, known or not; the mail goes out in the background. */
+/**
+ * Same answer for every email, known or not, within the rate limits or over them (over them nothing is sent),
+ * so the answer tells nothing about an account or its limits. The mail goes out in the background.
+ */
 export async function requestPasswordReset(
   ctx: AppContext,
   rawEmail: string,
@@ -96,8 +137,15 @@ export async function requestPasswordReset(
   log: FastifyBaseLogger,
 ): Promise<string> {
   const email = normaliseEmail(rawEmail);
-  await enforceRateLimit(ctx.rateLimits, `reset:ip:${ip}`, ctx.config.rateLimits.resetPerIp);
-  await enforceRateLimit(ctx.rateLimits, `reset:email:${email}`, ctx.config.rateLimits.resetPerEmail);
+  const limits = ctx.config.rateLimits;
+  const within = await withinRateLimits(ctx.rateLimits, [
+    { key: `reset:ip:${ip}`, rule: limits.resetPerIp },
+    { key: `reset:ip-email:${ip}:${email}`, rule: limits.resetPerIpEmail },
+  ]);
+  if (!within) {
+    log.warn('password reset request over the rate limit: nothing sent');
+    return RESET_REQUESTED;
+  }
 
   const user = await findUserByEmail(ctx.db, email);
   if (!user || user.status !== 'active') return RESET_REQUESTED;
@@ -110,9 +158,9 @@ export async function requestPasswordReset(
   });
   const link = `${ctx.config.publicUrl}/reset-password/${reset.token}`;
   ctx.background.run('password reset mail', async () => {
-    await ctx.mailer.send(passwordResetMail(user, link));
-    // Without SMTP the link must be reachable somehow: the log is the operator's channel.
-    if (ctx.mailer.kind === 'outbox') log.info({ to: user.email, link }, 'password reset mail written to the outbox');
+    const { file } = await ctx.mailer.send(passwordResetMail(user, link));
+    // Where the operator finds the mail; never the link, which is a password for whoever reads the log.
+    if (file) log.info({ to: user.email, file }, 'password reset mail written to the outbox');
   });
   return RESET_REQUESTED;
 }
@@ -126,8 +174,17 @@ export async function resetPassword(ctx: AppContext, token: string, newPassword:
   const passwordHash = await hashPassword(newPassword);
   await inTransaction(ctx.db, async (trx) => {
     if (!(await markPasswordResetUsed(trx, row.id))) throw new InvalidError(INVALID_RESET_TOKEN);
-    await updateUserPassword(trx, user.id, passwordHash);
-    // A reset usually means "someone else may know my password": end every session.
-    await revokeUserRefreshTokens(trx, user.id);
+    await setNewPassword(trx, user.id, passwordHash);
   });
+}
+
+/**
+ * Every way of choosing a password (reset, activation) ends here. `db` should be the caller's transaction.
+ * A new password usually means "someone else may know the old one": every other reset link stops working and
+ * every session ends.
+ */
+export async function setNewPassword(db: Kysely<Database>, userId: string, passwordHash: string): Promise<void> {
+  await updateUserPassword(db, userId, passwordHash);
+  await markUserPasswordResetsUsed(db, userId);
+  await revokeUserRefreshTokens(db, userId);
 }

@@ -9,13 +9,13 @@ import type { Database } from '../db/database';
 import {
   insertConversation,
   releaseAnsweringLease,
-  renewAnsweringLease,
   takeAnsweringLease,
   touchConversation,
   type ConversationRecord,
 } from '../db/repositories/conversations';
 import {
   deleteMessagesAfter,
+  finishReply,
   findOwnUserMessage,
   insertMessage,
   listLatestMessages,
@@ -30,14 +30,12 @@ import { describeError, LlmCallError, type ChatChunk, type ChatTurn, type TokenU
 import { MESSAGE_NOT_FOUND, requireOwnConversation, withoutErrorMarkers } from './chat';
 import { ConflictError, NotFoundError } from './errors';
 import { composeSystemPrompt } from './system-prompt';
+import { neutraliseForeignMarkers } from './marker-safety';
 import { makeTitle } from './titles';
+import { LEASE_MS, newLeaseOwner, REPLY_INTERRUPTED } from './reply-leases';
+import { replyWriterFor } from './reply-writer';
 import { countTurnTokens, recordModelCall, resolveUsage } from './usage';
 
-/** A lease outlives a crashed writer by at most this; a live writer renews it long before. */
-const LEASE_MS = 120_000;
-const LEASE_RENEW_MS = 30_000;
-/** The reply is written to the database at most this often while it streams, and once at the end. */
-const SAVE_INTERVAL_MS = 250;
 /** Earlier messages read for the history; the token budget (LLM_HISTORY_TOKENS) usually stops sooner. */
 const HISTORY_MAX_MESSAGES = 200;
 
@@ -54,7 +52,7 @@ export interface Exchange {
   userMessage: MessageRecord;
   /** The assistant's message, 'streaming' and empty until the reply is written into it. */
   reply: MessageRecord;
-  /** The answering lease's value, which releasing it requires. */
+  /** The answering lease's owner string (unique per lease), which renewing and releasing it require. */
   lease: string;
 }
 
@@ -63,7 +61,7 @@ export interface Exchange {
  * answering lease and saves the user's message (new or edited, later messages dropped) and an empty reply.
  */
 export async function startExchange(ctx: AppContext, user: UserRecord, request: SendMessage): Promise<Exchange> {
-  const lease = isoFromNow(LEASE_MS);
+  const lease = { until: isoFromNow(LEASE_MS), owner: newLeaseOwner() };
   if (request.conversation_id === null) {
     if (request.message_id_to_edit !== null) throw new NotFoundError(MESSAGE_NOT_FOUND);
     return inTransaction(ctx.db, async (trx) => {
@@ -71,39 +69,36 @@ export async function startExchange(ctx: AppContext, user: UserRecord, request: 
         user_id: user.id,
         client_id: user.client_id,
         title: DEFAULT_CONVERSATION_TITLE,
-        answering_until: lease,
+        answering_until: lease.until,
+        answering_owner: lease.owner,
       });
       const userMessage = await insertUserMessage(trx, conversation.id, user.id, request.message);
-      return { conversation, userMessage, reply: await insertReply(trx, conversation.id, user.id), lease };
+      return { conversation, userMessage, reply: await insertReply(trx, conversation.id, user.id), lease: lease.owner };
     });
   }
 
   const conversation = await requireOwnConversation(ctx.db, user.id, request.conversation_id);
-  if (!(await takeAnsweringLease(ctx.db, user.id, conversation.id, new Date().toISOString(), lease))) {
-    throw new ConflictError(CONVERSATION_BUSY, 'conversation_busy');
-  }
-  try {
-    return await inTransaction(ctx.db, async (trx) => {
-      // The lease was free, so a reply still marked 'streaming' belongs to an instance that died mid-way.
-      await markInterruptedReplies(trx, conversation.id);
-      let userMessage: MessageRecord;
-      if (request.message_id_to_edit !== null) {
-        const edited = await findOwnUserMessage(trx, user.id, conversation.id, request.message_id_to_edit);
-        if (!edited) throw new NotFoundError(MESSAGE_NOT_FOUND);
-        await updateMessage(trx, edited.id, { content: request.message });
-        await deleteMessagesAfter(trx, conversation.id, edited.seq);
-        userMessage = { ...edited, content: request.message };
-      } else {
-        userMessage = await insertUserMessage(trx, conversation.id, user.id, request.message);
-      }
-      const reply = await insertReply(trx, conversation.id, user.id);
-      await touchConversation(trx, conversation.id);
-      return { conversation, userMessage, reply, lease };
-    });
-  } catch (err) {
-    await releaseAnsweringLease(ctx.db, conversation.id, lease, false);
-    throw err;
-  }
+  // The lease is taken in the same transaction as the writes (one commit, and a refused edit leaves it free).
+  return inTransaction(ctx.db, async (trx) => {
+    if (!(await takeAnsweringLease(trx, user.id, conversation.id, new Date().toISOString(), lease))) {
+      throw new ConflictError(CONVERSATION_BUSY, 'conversation_busy');
+    }
+    // The lease was free, so a reply still marked 'streaming' belongs to an instance that died mid-way.
+    await markInterruptedReplies(trx, conversation.id, errorMarker('llm', REPLY_INTERRUPTED));
+    let userMessage: MessageRecord;
+    if (request.message_id_to_edit !== null) {
+      const edited = await findOwnUserMessage(trx, user.id, conversation.id, request.message_id_to_edit);
+      if (!edited) throw new NotFoundError(MESSAGE_NOT_FOUND);
+      await updateMessage(trx, edited.id, { content: request.message });
+      await deleteMessagesAfter(trx, conversation.id, edited.seq);
+      userMessage = { ...edited, content: request.message };
+    } else {
+      userMessage = await insertUserMessage(trx, conversation.id, user.id, request.message);
+    }
+    const reply = await insertReply(trx, conversation.id, user.id);
+    await touchConversation(trx, conversation.id);
+    return { conversation, userMessage, reply, lease: lease.owner };
+  });
 }
 
 function insertUserMessage(db: Kysely<Database>, conversationId: string, userId: string, content: string) {
@@ -118,7 +113,16 @@ export interface ReplyJob {
   user: UserRecord;
   exchange: Exchange;
   reasoningEffort: ReasoningEffort;
+  /** Filled in up to the model's first chunk, then logged at debug level (the first-token bench reads it). */
+  timings?: SendTimings;
 }
+
+/** When each step of a send ended, in ms since the epoch: comparable between processes on one host. */
+export type SendTimings = Partial<
+  Record<'start' | 'rateLimit' | 'entitlements' | 'exchange' | 'systemPrompt' | 'history' | 'tokens' | 'modelCalled' | 'firstChunk', number>
+>;
+
+export const moment = () => performance.timeOrigin + performance.now();
 
 /**
  * Starts writing the reply as a background task, independent of the request that asked for it: a client
@@ -135,8 +139,8 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
   const { user, exchange } = job;
   const { conversation, reply } = exchange;
   const log = ctx.log.child({ conversationId: conversation.id, messageId: reply.id });
-  const saver = createReplySaver(ctx.db, reply.id, log);
-  const lease = keepLease(ctx.db, conversation.id, exchange.lease, log);
+  const writer = replyWriterFor(ctx.db, ctx.log);
+  writer.holdLease(conversation.id, exchange.lease);
   let started = 0;
 
   let content = '';
@@ -149,13 +153,15 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
   const emit = (text: string) => {
     content += text;
     ctx.streams.publish(streamId, { type: 'delta', text });
-    saver.save(content);
+    writer.save(reply.id, content);
   };
   const appendMarker = (type: ErrorMarkerType, text: string) => emit(`${content ? '\n\n' : ''}${errorMarker(type, text)}`);
+  const timings = job.timings ?? {};
 
   try {
-    prompt = await buildPrompt(ctx, user, exchange);
+    prompt = await buildPrompt(ctx, user, exchange, timings);
     started = performance.now();
+    timings.modelCalled = moment();
     try {
       const chunks = ctx.llm.stream({
         messages: prompt,
@@ -170,6 +176,10 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
         } else {
           modelText += chunk.text;
           emit(chunk.text);
+          if (timings.firstChunk === undefined) {
+            timings.firstChunk = moment();
+            log.debug({ timings }, 'reply timings');
+          }
         }
       }
     } catch (err) {
@@ -190,9 +200,16 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
 
   // Saved and released before `done` goes out, so a client acting on `done` finds the reply final and can send again.
   const status = failure ? 'error' : 'complete';
-  await saver.finish(content, status);
-  const held = await lease.stop();
-  await attempt(log, 'releasing the answering lease', () => releaseAnsweringLease(ctx.db, conversation.id, held, true));
+  writer.discard(reply.id);
+  writer.releaseLease(exchange.lease);
+  // One transaction: one commit (and on PostgreSQL one round trip fewer) for every reply that ends.
+  await attempt(log, 'saving the reply and releasing the answering lease', () =>
+    inTransaction(ctx.db, async (trx) => {
+      // The stored reply is what every later reader gets: markers pointing at other origins become links.
+      await finishReply(trx, reply.id, neutraliseForeignMarkers(content, ctx.config.publicUrl), status);
+      await releaseAnsweringLease(trx, conversation.id, exchange.lease, true);
+    }),
+  );
 
   const usage: TokenUsage =
     finish || modelText ? resolveUsage(finish?.usage ?? null, prompt, modelText) : { prompt_tokens: 0, completion_tokens: 0 };
@@ -222,9 +239,11 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
 }
 
 /** System prompt, then as much recent history as the token budget allows (newest kept), then the question. */
-async function buildPrompt(ctx: AppContext, user: UserRecord, exchange: Exchange): Promise<ChatTurn[]> {
+async function buildPrompt(ctx: AppContext, user: UserRecord, exchange: Exchange, timings: SendTimings): Promise<ChatTurn[]> {
   const system = await composeSystemPrompt(ctx.db, { user, now: new Date() });
+  timings.systemPrompt = moment();
   const earlier = await listLatestMessages(ctx.db, exchange.conversation.id, HISTORY_MAX_MESSAGES, exchange.userMessage.seq);
+  timings.history = moment();
   const history: ChatTurn[] = [];
   let budget = ctx.config.llm.historyTokens;
   for (const message of earlier.reverse()) {
@@ -239,62 +258,8 @@ async function buildPrompt(ctx: AppContext, user: UserRecord, exchange: Exchange
     if (budget < 0) break;
     history.unshift(turn);
   }
+  timings.tokens = moment();
   return [{ role: 'system', content: system }, ...history, { role: 'user', content: exchange.userMessage.content }];
-}
-
-/** Writes the growing reply at most every SAVE_INTERVAL_MS, in order, and a last time with its final status. */
-function createReplySaver(db: Kysely<Database>, messageId: string, log: FastifyBaseLogger) {
-  let latest: string | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let lastWrite = 0;
-  let writes = Promise.resolve();
-  const flush = () => {
-    timer = undefined;
-    if (latest === undefined) return;
-    const content = latest;
-    latest = undefined;
-    lastWrite = Date.now();
-    writes = writes
-      .then(() => updateMessage(db, messageId, { content }))
-      .catch((err: unknown) => log.warn({ err: describeError(err) }, 'saving a partial reply failed'));
-  };
-  return {
-    save(content: string) {
-      latest = content;
-      timer ??= setTimeout(flush, Math.max(0, lastWrite + SAVE_INTERVAL_MS - Date.now()));
-    },
-    async finish(content: string, status: 'complete' | 'error') {
-      clearTimeout(timer);
-      timer = undefined;
-      latest = undefined;
-      await writes;
-      await attempt(log, 'saving the reply', () => updateMessage(db, messageId, { content, status }));
-    },
-  };
-}
-
-/** Renews the answering lease while the reply is written; stop() returns the value that releasing it needs. */
-function keepLease(db: Kysely<Database>, conversationId: string, initial: string, log: FastifyBaseLogger) {
-  let current = initial;
-  let renewing = Promise.resolve();
-  const timer = setInterval(() => {
-    const next = isoFromNow(LEASE_MS);
-    renewing = renewing
-      .then(() => renewAnsweringLease(db, conversationId, current, next))
-      .then((renewed) => {
-        if (renewed) current = next;
-        else log.warn('the answering lease was lost (the reply took longer than the lease without renewing)');
-      })
-      .catch((err: unknown) => log.warn({ err: describeError(err) }, 'renewing the answering lease failed'));
-  }, LEASE_RENEW_MS);
-  timer.unref();
-  return {
-    async stop(): Promise<string> {
-      clearInterval(timer);
-      await renewing;
-      return current;
-    },
-  };
 }
 
 /** Book-keeping after the reply must not stop the stream from ending: failures are logged, not thrown. */

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
+  decodeMessageCursor,
+  encodeMessageCursor,
   sender,
   type ChatMessage,
   type Conversation,
@@ -16,7 +18,8 @@ import {
   searchOwnConversations,
   type ConversationRecord,
 } from '../db/repositories/conversations';
-import { listLatestMessages, listMessages, type MessageRecord } from '../db/repositories/messages';
+import { readMessagePage } from '../db/repositories/message-pages';
+import type { MessageRecord } from '../db/repositories/messages';
 import { NotFoundError } from './errors';
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found';
@@ -104,15 +107,33 @@ export async function searchConversations(
   };
 }
 
+/**
+ * Characters after which a page stops taking older messages (it always holds one): a conversation of very long
+ * messages is read and sent a few MB at a time, so reading it never holds the event loop for long.
+ */
+export const MESSAGE_PAGE_MAX_CHARS = 2_000_000;
+
+/**
+ * A page of a conversation: the latest `limit` messages, or those before `before` (a page's earlier_cursor),
+ * oldest first, with the cursor of the page before it. .../messages/recent is the latest RECENT_MESSAGES_LIMIT.
+ */
 export async function conversationMessages(
   db: Kysely<Database>,
   userId: string,
   id: string,
-  which: 'all' | 'recent',
+  page: { before?: string; limit: number } | 'recent',
 ): Promise<ConversationMessages> {
   const conversation = await requireOwnConversation(db, userId, id);
-  const messages = which === 'all' ? await listMessages(db, id) : await listLatestMessages(db, id, RECENT_MESSAGES_LIMIT);
-  return { conversation: toConversation(conversation), messages: messages.map(toChatMessage) };
+  const { before, limit } = page === 'recent' ? { before: undefined, limit: RECENT_MESSAGES_LIMIT } : page;
+  // The route's schema has refused any cursor that does not decode.
+  const start = before === undefined ? undefined : (decodeMessageCursor(before) ?? undefined);
+  const { rows, hasEarlier } = await readMessagePage(db, id, { before: start, limit, maxChars: MESSAGE_PAGE_MAX_CHARS });
+  const oldest = rows[0];
+  return {
+    conversation: toConversation(conversation),
+    messages: rows.map(toChatMessage),
+    earlier_cursor: hasEarlier && oldest ? encodeMessageCursor({ seq: oldest.seq, createdAt: oldest.created_at }) : null,
+  };
 }
 
 export async function renameConversation(db: Kysely<Database>, userId: string, id: string, title: string): Promise<Conversation> {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
+import { ensurePrivateDir } from '../private-files';
 
 /**
  * JWT_SECRET when set; otherwise a secret generated on first start and kept in DATA_DIR/jwt-secret (0600),
@@ -10,7 +11,7 @@ import type { Config } from '../config';
 export function resolveJwtSecret(config: Pick<Config, 'jwtSecret' | 'dataDir'>): string {
   if (config.jwtSecret) return config.jwtSecret;
   const file = path.join(config.dataDir, 'jwt-secret');
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDir(config.dataDir);
   try {
     fs.writeFileSync(file, randomBytes(64).toString('base64url'), { mode: 0o600, flag: 'wx' });
   } catch (err) {

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config';
+import { ensurePrivateDir } from '../private-files';
 
 export interface MailMessage {
   to: string;
@@ -11,10 +12,15 @@ export interface MailMessage {
   html: string;
 }
 
+export interface MailReceipt {
+  /** Outbox only: the .eml file the mail was written to. */
+  file?: string;
+}
+
 export interface Mailer {
-  /** 'outbox': no SMTP configured, mails are .eml files in DATA_DIR/outbox and links are logged. */
+  /** 'outbox': no SMTP configured, mails are .eml files in DATA_DIR/outbox (the log says which file). */
   readonly kind: 'smtp' | 'outbox';
-  send(message: MailMessage): Promise<void>;
+  send(message: MailMessage): Promise<MailReceipt>;
   close(): void;
 }
 
@@ -25,6 +31,7 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
       kind: 'smtp',
       async send(message) {
         await transport.sendMail({ from: config.mailFrom, ...message });
+        return {};
       },
       close: () => transport.close(),
     };
@@ -35,10 +42,12 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
     kind: 'outbox',
     async send(message) {
       const info = await transport.sendMail({ from: config.mailFrom, ...message });
-      await fs.mkdir(outbox, { recursive: true });
+      // Mails carry reset links: for the owner only.
+      ensurePrivateDir(outbox);
       // Timestamp first so `ls` lists mails in the order they were sent.
-      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
-      await fs.writeFile(path.join(outbox, name), info.message as Buffer, { mode: 0o600 });
+      const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
+      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      return { file };
     },
     close: () => transport.close(),
   };

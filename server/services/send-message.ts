@@ -2,7 +2,7 @@ import type { StreamControl } from '../../contract/chat';
 import type { Feature } from '../../contract/features';
 import type { AppContext } from '../context';
 import type { UserRecord } from '../db/repositories/users';
-import { startExchange, startReply, type SendMessage } from './chat-stream';
+import { moment, startExchange, startReply, type SendMessage, type SendTimings } from './chat-stream';
 import { requireFeatures } from './entitlements';
 import { enforceRateLimit } from './rate-limit';
 
@@ -28,10 +28,14 @@ export function requestedFeatures(request: SendMessage): Feature[] {
  * being written in the background.
  */
 export async function startSend(ctx: AppContext, user: UserRecord, request: SendMessage): Promise<StartedSend> {
+  const timings: SendTimings = { start: moment() };
   await enforceRateLimit(ctx.rateLimits, `messages:user:${user.id}`, ctx.config.rateLimits.messagesPerUser, 'messages');
+  timings.rateLimit = moment();
   await requireFeatures(ctx.db, user, requestedFeatures(request));
+  timings.entitlements = moment();
   const exchange = await startExchange(ctx, user, request);
-  const streamId = startReply(ctx, { user, exchange, reasoningEffort: request.reasoning_effort });
+  timings.exchange = moment();
+  const streamId = startReply(ctx, { user, exchange, reasoningEffort: request.reasoning_effort, timings });
   return {
     control: {
       conversation_id: exchange.conversation.id,

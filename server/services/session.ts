@@ -8,25 +8,34 @@ import type { UserRecord } from '../db/repositories/users';
 import { isoFromNow } from '../db/timestamps';
 import { sessionBlock } from './access';
 import { ForbiddenError } from './errors';
-import { newOpaqueToken } from './tokens';
+import { newOpaqueToken, type OpaqueToken } from './tokens';
 import { toUserView } from './user-view';
 
 const DAY_MS = 86_400_000;
 
 /**
  * A fresh access token and a refresh token in `familyId` (a refresh rotates within its family; reuse of an old
- * token revokes the family). `db` may be a transaction.
+ * token revokes the family). `refresh` is the refresh token to store (a rotation passes the derived successor);
+ * random otherwise. `db` may be a transaction.
  */
-export async function issueTokens(ctx: AppContext, db: Kysely<Database>, user: UserRecord, familyId: string): Promise<Tokens> {
-  const refresh = newOpaqueToken();
+export async function issueTokens(
+  ctx: AppContext,
+  db: Kysely<Database>,
+  user: UserRecord,
+  familyId: string,
+  refresh: OpaqueToken = newOpaqueToken(),
+): Promise<Tokens> {
   await insertRefreshToken(db, {
     user_id: user.id,
     family_id: familyId,
     token_hash: refresh.hash,
     expires_at: isoFromNow(ctx.config.refreshTokenTtlDays * DAY_MS),
   });
-  const access_token = await ctx.tokens.signAccessToken({ sub: user.id, role: user.role, client_id: user.client_id });
-  return { access_token, refresh_token: refresh.token };
+  return { access_token: await signAccessToken(ctx, user), refresh_token: refresh.token };
+}
+
+export function signAccessToken(ctx: AppContext, user: UserRecord): Promise<string> {
+  return ctx.tokens.signAccessToken({ sub: user.id, role: user.role, client_id: user.client_id });
 }
 
 /**

@@ -14,8 +14,11 @@ export interface SystemPromptInput {
  */
 export type SystemPromptSource = (db: Kysely<Database>, input: SystemPromptInput) => Promise<string | undefined> | string | undefined;
 
+/** Made once: toLocaleDateString with options builds a new formatter on every call (about a millisecond). */
+const DAY_FORMAT = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
 const basePrompt: SystemPromptSource = (_db, { user, now }) => {
-  const today = now.toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const today = DAY_FORMAT.format(now);
   return [
     "You are Tanya, the AI assistant of the user's organisation.",
     'Answer helpfully, accurately and concisely, in the language of the question.',

@@ -16,8 +16,38 @@ export function countTextTokens(text: string): number {
   return text ? countTokens(text, AS_PLAIN_TEXT) : 0;
 }
 
+/**
+ * Counts of texts seen lately. Every send counts the conversation's history again, and tokenizing is the
+ * slowest step before the model is called (milliseconds for a long history): finished messages never change,
+ * so their counts are remembered. Bounded by the characters it holds, oldest forgotten first.
+ */
+const counted = new Map<string, number>();
+const COUNTED_MAX_CHARS = 4_000_000;
+let countedChars = 0;
+
+function countTextTokensCached(text: string): number {
+  const known = counted.get(text);
+  if (known !== undefined) {
+    // Most recently used last: eviction takes the oldest first.
+    counted.delete(text);
+    counted.set(text, known);
+    return known;
+  }
+  const tokens = countTextTokens(text);
+  if (text.length <= COUNTED_MAX_CHARS / 4) {
+    counted.set(text, tokens);
+    countedChars += text.length;
+    for (const oldest of counted.keys()) {
+      if (countedChars <= COUNTED_MAX_CHARS) break;
+      counted.delete(oldest);
+      countedChars -= oldest.length;
+    }
+  }
+  return tokens;
+}
+
 export function countTurnTokens(turn: ChatTurn): number {
-  return countTextTokens(turn.content) + TOKENS_PER_TURN;
+  return countTextTokensCached(turn.content) + TOKENS_PER_TURN;
 }
 
 /** The provider's numbers when it reported them; else counted here (o200k_base: close for most models). */

@@ -29,8 +29,10 @@ export async function searchConversations(
   return (await api.get<ConversationSearchResult>(paths.conversationSearch, { query: { query, page, page_size: pageSize }, signal })).data;
 }
 
-export async function fetchMessages(id: string, signal?: AbortSignal): Promise<ConversationMessages> {
-  return (await api.get<ConversationMessages>(pathTo(paths.conversationMessages, { id }), { signal })).data;
+/** The latest page of messages, or with `before` (a page's earlier_cursor) the page before it. */
+export async function fetchMessages(id: string, signal?: AbortSignal, before?: string): Promise<ConversationMessages> {
+  const query = before === undefined ? undefined : { before };
+  return (await api.get<ConversationMessages>(pathTo(paths.conversationMessages, { id }), { query, signal })).data;
 }
 
 export async function fetchRecentMessages(id: string, signal?: AbortSignal): Promise<ConversationMessages> {

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router-dom';
 import { subscribeFirstToast } from '../ui/toast';
 import { PageSpinner } from '../ui/page-spinner';
-import { redirectFor, sidebarVisible, type Viewer } from './route-access';
+import { redirectFor, sidebarVisible, viewerOf, type Viewer } from './route-access';
 import type { RouteHandle } from './routes';
 import { sessionActor, useSession } from '../session/session';
 import { useSessionEffects } from './use-session-effects';
@@ -27,12 +27,7 @@ export function AppLayout() {
   const matches = useMatches();
   const { pathname } = useLocation();
   const handle = (matches.at(-1)?.handle ?? { access: 'public' }) as RouteHandle;
-  const viewer = useSession<Viewer>((c, authenticated) => ({
-    authenticated,
-    role: c.user?.role ?? null,
-    departmentId: c.user?.department_id ?? null,
-    justSignedIn: c.justSignedIn,
-  }));
+  const viewer = useSession<Viewer>(viewerOf);
   useSessionEffects();
   useThemeColor(handle.name);
 

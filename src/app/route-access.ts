@@ -1,4 +1,5 @@
 import type { Role } from '../../contract/roles';
+import type { SessionContext } from '../../machines/session.machine';
 
 /** Who may open a route (spec route map). */
 export type Access = 'public' | 'guestOnly' | 'login' | 'admin' | 'adminOrSuperuser' | 'superuser';
@@ -9,6 +10,16 @@ export interface Viewer {
   departmentId: string | null;
   /** Just signed in: the login screen hands over to Home rather than Chat. */
   justSignedIn?: boolean;
+}
+
+/** What the guards read of the session (the layout and the boot's prefetch read it alike). */
+export function viewerOf(context: Pick<SessionContext, 'user' | 'justSignedIn'>, authenticated: boolean): Viewer {
+  return {
+    authenticated,
+    role: context.user?.role ?? null,
+    departmentId: context.user?.department_id ?? null,
+    justSignedIn: context.justSignedIn,
+  };
 }
 
 const PROFILE_EXEMPT = new Set(['/profile', '/logout']);

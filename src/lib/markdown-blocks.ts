@@ -12,9 +12,9 @@
 // Joining two blocks is always safe (the parser sees what it would have seen anyway); only a split in the
 // wrong place changes the output, so every doubtful case merges.
 //
-// Known limits: link reference definitions and footnotes only resolve inside their own block; a few contrived
-// mixes of lazy continuation lines and raw HTML tags can still be split where micromark would not (found only
-// by random soups of constructs, see test/unit/markdown-blocks.test.ts).
+// Known limits: link reference definitions only resolve inside their own block (footnotes do: see
+// joinFootnoteBlocks); a few contrived mixes of lazy continuation lines and raw HTML tags can still be split where
+// micromark would not (found only by random soups of constructs, see test/unit/markdown-blocks.test.ts).
 
 const BLANK = /^[ \t\r]*$/;
 const LIST_MARKER = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|[ \t]*\r?$)/;
@@ -276,4 +276,21 @@ export function createBlockSplitter(): (text: string) => string[] {
     prevText = text;
     return prev.blocks;
   };
+}
+
+/** A footnote definition's first line: `[^label]: text`. */
+const FOOTNOTE_DEFINITION = /^ {0,3}\[\^[^\]\s]+\]:/m;
+
+/**
+ * Footnotes only resolve inside one parse: a reference in one block and its definition in another would show as
+ * "[^1]" and lose the note. When the text defines a footnote, the blocks
+ * from the first one that could hold a reference (`[^`) to the end are joined into one, which then renders the
+ * references, their numbers and the notes section exactly as the whole text would. Replies without footnotes
+ * (nearly all) keep their blocks.
+ */
+export function joinFootnoteBlocks(blocks: string[]): string[] {
+  if (!blocks.some((block) => FOOTNOTE_DEFINITION.test(block))) return blocks;
+  const first = blocks.findIndex((block) => block.includes('[^'));
+  if (first === -1 || first === blocks.length - 1) return blocks;
+  return [...blocks.slice(0, first), blocks.slice(first).join('\n\n')];
 }

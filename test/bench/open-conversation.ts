@@ -4,9 +4,12 @@ import { BENCH_DEMO_PASSWORD, startServer } from './server-process';
 import { LAST_MESSAGE_MARKER, seedConversation } from './seed-conversation';
 
 // Opening a long conversation: a 1,000-message conversation seeded into the bench server's database, opened
-// at /chat?id=… in headless Chromium, timed from navigation start until its last message is on screen.
+// at /chat?id=… in headless Chromium, timed from navigation start until its last message is on screen. The chat
+// asks for the latest page of messages only (GET .../messages, 50 a page); earlier ones load on scrolling up.
 
 export const OPEN_RUNS = 5;
+/** The issue's goal for the median time to the last message on screen. */
+export const OPEN_GOAL_MS = 300;
 const EMAIL = 'user@demo.local';
 const MESSAGE_COUNT = 1_000;
 /** The last message counts as settled once its position has not changed for this long. */
@@ -25,16 +28,29 @@ interface PageTimes {
   timeOrigin: number;
 }
 
-export interface OpenRun {
+/** Read in the page once it is done (Navigation and Resource Timing, ms since navigation start). */
+interface BootTimes {
+  /** The document received. */
+  htmlMs: number;
+  /** The app's entry script received (from the HTTP cache here). */
+  entryMs: number;
+  /** DOMContentLoaded: the entry has run (module scripts run before it), so the router has asked for the route's code. */
+  appStartedMs: number;
+  /** The chat screen's own chunk received (preloaded, or asked for by the router). */
+  chatCodeMs: number;
+}
+
+export interface OpenRun extends BootTimes {
   chatShownMs: number;
   firstArticleMs: number;
   visibleMs: number;
   settledMs: number;
   articles: number;
-  /** GET .../messages: when it was sent (ms after navigation start), how long it took, bytes on the wire. */
+  /** GET .../messages: when it was sent (ms after navigation start), how long it took, bytes on the wire, messages. */
   apiStartMs: number;
   apiMs: number;
   apiBytes: number;
+  apiMessages: number;
 }
 
 /**
@@ -86,6 +102,19 @@ function initScript<A>(fn: (arg: A) => void, arg: A): string {
   return `(() => { const __name = (f) => f; (${fn.toString()})(${JSON.stringify(arg)}); })();`;
 }
 
+/** Runs in the page (serialised: no named inner functions, see initScript). */
+function readBootTimes(): BootTimes {
+  const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+  const entrySrc = document.querySelector<HTMLScriptElement>('script[type="module"][src*="/assets/index-"]')?.src;
+  return {
+    htmlMs: nav?.responseEnd ?? NaN,
+    entryMs: resources.find((e) => e.name === entrySrc)?.responseEnd ?? NaN,
+    appStartedMs: nav?.domContentLoadedEventStart ?? NaN,
+    chatCodeMs: resources.find((e) => /\/assets\/chat-page-[^/]+\.js$/.test(e.name))?.responseEnd ?? NaN,
+  };
+}
+
 const isMessagesCall = (url: string) => /\/api\/v1\/chat\/conversations\/[^/]+\/messages$/.test(new URL(url).pathname);
 
 export async function measureOpenConversation(executablePath: string) {
@@ -132,11 +161,15 @@ export async function measureOpenConversation(executablePath: string) {
             timeout: 60_000,
           });
           const times = (await handle.jsonValue()) as PageTimes;
+          const boot = await page.evaluate(readBootTimes);
           const request = await finished;
           const timing = request.timing();
           const sizes = await request.sizes();
-          if (request.failure() || (await request.response())?.status() !== 200) throw new Error(`GET ${request.url()} failed`);
+          const response = await request.response();
+          if (request.failure() || response?.status() !== 200) throw new Error(`GET ${request.url()} failed`);
+          const body = (await response.json()) as { data: { messages: unknown[] } };
           runs.push({
+            ...boot,
             chatShownMs: times.chatShown ?? NaN,
             firstArticleMs: times.firstArticle ?? NaN,
             visibleMs: times.firstVisible,
@@ -145,6 +178,7 @@ export async function measureOpenConversation(executablePath: string) {
             apiStartMs: timing.startTime - times.timeOrigin,
             apiMs: timing.responseEnd,
             apiBytes: sizes.responseBodySize,
+            apiMessages: body.data.messages.length,
           });
         } finally {
           await page.close();
@@ -176,10 +210,16 @@ export function printOpenConversation({ runs, seeded, seedMs }: Awaited<ReturnTy
     `\nOpen a long conversation (${seeded.messages.toLocaleString('en-GB')} messages, ${(seeded.chars / 1024).toFixed(0)} KB of text, ` +
       `~${Math.round(seeded.words / seeded.messages)} words each; seeded in ${ms(seedMs)}), ${runs.length} fresh page loads, signed in, warm HTTP cache:`,
   );
-  console.log(`  open a 1,000-message conversation: median ${ms(visible)} (API ${ms(api)}, ${kb.toFixed(0)} KB), ${articles} articles in the DOM`);
+  const fetched = Math.max(...runs.map((r) => r.apiMessages));
+  console.log(
+    `  open a 1,000-message conversation: median ${ms(visible)} — goal at most ${OPEN_GOAL_MS} ms (API ${ms(api)}, ${kb.toFixed(0)} KB, the latest ${fetched} messages), ` +
+      `${articles} articles in the DOM`,
+  );
   const at = (pick: (r: OpenRun) => number) => ms(median(runs.map(pick)));
   console.log(
-    `  median timeline from navigation start: chat screen drawn ${at((r) => r.chatShownMs)}, messages requested ${at((r) => r.apiStartMs)}, ` +
+    `  median timeline from navigation start: document ${at((r) => r.htmlMs)}, app entry loaded ${at((r) => r.entryMs)}, ` +
+      `app started (DOMContentLoaded) ${at((r) => r.appStartedMs)}, chat screen code loaded ${at((r) => r.chatCodeMs)}, ` +
+      `messages requested ${at((r) => r.apiStartMs)}, chat screen drawn ${at((r) => r.chatShownMs)}, ` +
       `response complete ${at((r) => r.apiStartMs + r.apiMs)}, first messages drawn ${at((r) => r.firstArticleMs)}, last message visible ${ms(visible)}, ` +
       `settled (not moved for ${SETTLE_MS} ms) ${at((r) => r.settledMs)}`,
   );

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { measureFirstToken, printFirstToken } from './first-token';
+import { measureLoadStreams, printLoadStreams } from './load-streams';
 import { LOGIN_JS_BUDGET_KB, measureLoginJs } from './login-bundle';
 import { measureLoginLighthouse, printLoginLighthouse } from './login-lighthouse';
 import { measureOpenConversation, printOpenConversation } from './open-conversation';
@@ -14,7 +15,18 @@ import { removeOnExit, startServer } from './server-process';
 // a build of dist/ running meanwhile (tests, another checkout user) can then neither break nor change what
 // is measured, and the bench leaves dist/ alone.
 // `npm run bench -- login` runs only the first-paint figures (login-route JS and Lighthouse on /login).
-const onlyLogin = process.argv.slice(2).includes('login');
+// `npm run bench -- first-token load` runs only the named server sections (no SPA build, no browser).
+const args = process.argv.slice(2);
+const onlyLogin = args.includes('login');
+const serverSections = {
+  'first-token': () => section('Time to first token', async () => printFirstToken(await measureFirstToken())),
+  load: () => section('Load: concurrent streams', async () => printLoadStreams(await measureLoadStreams())),
+};
+const onlyServer = args.filter((a): a is keyof typeof serverSections => a in serverSections);
+if (onlyServer.length > 0) {
+  for (const name of onlyServer) await serverSections[name]();
+  process.exit();
+}
 const chrome = execSync('bash scripts/find-chromium.sh', { encoding: 'utf8' }).trim();
 const staticDir = mkdtempSync(path.join(tmpdir(), 'tanya-bench-dist-'));
 removeOnExit(staticDir);
@@ -49,7 +61,10 @@ try {
     await section('Open a long conversation', async () => printOpenConversation(await measureOpenConversation(chrome)));
 
     // Server-added time to first token, against a scripted OpenAI-compatible model (its own server).
-    await section('Time to first token', async () => printFirstToken(await measureFirstToken()));
+    await serverSections['first-token']();
+
+    // 1,000 concurrent streams on one server process: health latency and memory per stream (its own server).
+    await serverSections.load();
   }
 } finally {
   rmSync(staticDir, { recursive: true, force: true });

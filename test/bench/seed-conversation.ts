@@ -113,17 +113,22 @@ export function makeConversationText(count: number, seed = 7): Array<{ sender: '
   });
 }
 
+/** How a browser test finds message `n` (1-based) of a conversation seeded with `numbered`. */
+export const numberedLabel = (n: number, count: number) => `Message ${n} of ${count}.`;
+
 /**
  * One conversation of `count` messages (user first, alternating) for `email`, in the bench server's database
- * in `dataDir`. The last message ends with LAST_MESSAGE_MARKER. Returns its id and how much text it holds.
+ * in `dataDir` (the e2e server's too). The last message ends with LAST_MESSAGE_MARKER; with `numbered`, each
+ * message starts with its numberedLabel. Returns its id and how much text it holds.
  */
-export async function seedConversation(dataDir: string, email: string, count = 1_000) {
+export async function seedConversation(dataDir: string, email: string, count = 1_000, options: { numbered?: boolean } = {}) {
   const db = createDb({ databaseUrl: undefined, sqlitePath: path.join(dataDir, 'tanya.db') });
   try {
     const user = await findUserByEmail(db, email);
     if (!user) throw new Error(`no user ${email} in the bench database`);
     const texts = makeConversationText(count);
     texts[count - 1].content += `\n\n${LAST_MESSAGE_MARKER}`;
+    if (options.numbered) texts.forEach((t, i) => (t.content = `${numberedLabel(i + 1, count)}\n\n${t.content}`));
     const id = await db.transaction().execute(async (trx) => {
       // Created with a lease that is already over, then released: nothing is being answered.
       const lease = new Date(0).toISOString();

@@ -3,15 +3,37 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 
 /** The demo accounts' password on a bench server (DEMO_PASSWORD). */
 export const BENCH_DEMO_PASSWORD = 'bench-password';
 
+/** Signs a demo account in on a bench server (password BENCH_DEMO_PASSWORD); returns its access token. */
+export async function benchSignIn(serverUrl: string, email: string): Promise<string> {
+  const login = await fetch(`${serverUrl}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: BENCH_DEMO_PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`login answered ${login.status}`);
+  return ((await login.json()) as { data: { access_token: string } }).data.access_token;
+}
+
 export interface BenchServer {
   url: string;
-  /** The server's DATA_DIR (its SQLite database is `tanya.db` in it); removed by stop(). */
+  /** The server's DATA_DIR (its SQLite database is `tanya.db` in it); removed by stop() unless it was given. */
   dataDir: string;
+  pid: number;
   stop(): Promise<void>;
+  /** kill -9: the process dies mid-work, as in a crash; the data directory is kept. */
+  crash(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Start on this existing data directory (a restart on the same data); the caller removes it. */
+  dataDir?: string;
+  /** Each line the server writes to stdout (its JSON log), when given; else stdout is ignored. */
+  onStdout?: (line: string) => void;
 }
 
 /** Servers still running and directories still to remove: cleaned up on Ctrl-C and at exit too. */
@@ -56,11 +78,12 @@ async function freePort(): Promise<number> {
  * Starts the real server (built SPA, fresh data directory) for a benchmark and stops it afterwards.
  * Port 0: any free port. `extraEnv` goes on top of the bench defaults (e.g. LLM_* for a scripted model).
  */
-export async function startServer(port: number, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
+export async function startServer(port: number, extraEnv: Record<string, string> = {}, opts: StartOptions = {}): Promise<BenchServer> {
   hookExit();
   const listenPort = port === 0 ? await freePort() : port;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tanya-bench-'));
-  directories.add(dataDir);
+  const ownsDataDir = opts.dataDir === undefined;
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tanya-bench-'));
+  if (ownsDataDir) directories.add(dataDir);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: {
       ...process.env,
@@ -72,10 +95,14 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       MESSAGE_RATE_LIMIT_PER_USER: '10000',
       ...extraEnv,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', opts.onStdout ? 'pipe' : 'ignore', 'inherit'],
   });
   running.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  if (opts.onStdout && child.stdout) {
+    const onLine = opts.onStdout;
+    createInterface({ input: child.stdout }).on('line', onLine);
+  }
 
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -86,8 +113,17 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       clearTimeout(timer);
     }
     running.delete(child);
-    rmSync(dataDir, { recursive: true, force: true });
-    directories.delete(dataDir);
+    if (ownsDataDir) {
+      rmSync(dataDir, { recursive: true, force: true });
+      directories.delete(dataDir);
+    }
+  };
+  const crash = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    running.delete(child);
   };
 
   const url = `http://127.0.0.1:${listenPort}`;
@@ -107,5 +143,5 @@ export async function startServer(port: number, extraEnv: Record<string, string>
     await stop();
     throw err;
   }
-  return { url, dataDir, stop };
+  return { url, dataDir, pid: child.pid ?? 0, stop, crash };
 }

@@ -158,6 +158,8 @@ test.describe('chat', () => {
   });
 
   test('renames inline, finds it by search, and deletes it', async ({ page }) => {
+    // A whole reply, a 1.5 s search debounce and three round trips with toasts: beyond 30 s on a busy machine.
+    test.slow();
     const word = `zebra${Math.random().toString(36).slice(2, 7)}`;
     await startConversation(page, `Tell me about the ${word} migration`);
     const nav = conversationNav(page);
@@ -199,6 +201,8 @@ test.describe('chat', () => {
   });
 
   test('editing a question replaces it, drops what followed and answers again', async ({ page }) => {
+    // Three whole offline replies (seconds each, at 40 ms a word) and a reload: beyond 30 s on a busy machine.
+    test.slow();
     const first = unique('What is a ledger');
     const id = await startConversation(page, first);
     await ask(page, unique('And a journal'));

@@ -48,6 +48,7 @@ function eventsFor(s: Snap): Ev[] {
     { type: 'message.submit', text: 'Hello' },
     { type: 'message.edit', messageId: 'm1', text: 'Hello again' },
     { type: 'messages.refresh' },
+    { type: 'messages.loadEarlier' },
     { type: 'option.toggle', feature: 'browsing' },
     { type: 'option.toggle', feature: 'imageGeneration' },
     { type: 'reasoning.toggle' },
@@ -126,6 +127,7 @@ function checkStep(s: Snap, e: { type: string } | null) {
       nothingElse(['send']);
       break;
     case 'messages.refresh':
+    case 'messages.loadEarlier':
       expect(fresh.send).toEqual([event]);
       nothingElse(['send']);
       break;

@@ -18,6 +18,7 @@ import {
   streamErrorContent,
   type ChatSendEvent,
   type ChatSendReported,
+  type LoadEarlierInput,
   type LoadInput,
   type SendMessageInput,
 } from '../../machines/chat-send.machine';
@@ -40,34 +41,64 @@ const msg = (id: string, sender: ChatMessage['sender'], content: string, convers
   id, conversation_id, content, sender, status: 'complete', created_at: at,
 });
 const conversation = { id: 'c1', title: 'Trip planning', created_at: at, updated_at: at };
-const loaded: ConversationMessages = { conversation, messages: [msg('u1', 'user', 'Plan a trip'), msg('a1', 'Assistant', 'Sure.')] };
+const loaded: ConversationMessages = { conversation, messages: [msg('u1', 'user', 'Plan a trip'), msg('a1', 'Assistant', 'Sure.')], earlier_cursor: null };
 /** Recent messages start at a1, which the list has: everything from a1 on is replaced. */
 const recent: ConversationMessages = {
   conversation,
   messages: [msg('a1', 'Assistant', 'Sure.'), msg('u2', 'user', 'To Penang'), msg('a2', 'Assistant', 'Penang it is.')],
+  earlier_cursor: 'before-a1',
 };
 /** Reloaded while the server was still writing the first reply of a new conversation. */
 const midReply2: ConversationMessages = {
   conversation: { ...conversation, title: 'New Conversation' },
   messages: [msg('u1', 'user', 'Plan a trip'), { ...msg('a1', 'Assistant', 'Sure, let'), status: 'streaming' }],
+  earlier_cursor: null,
 };
 /** Reloaded mid-reply of a later exchange. */
 const midReply4: ConversationMessages = {
   conversation,
   messages: [...loaded.messages, msg('u2', 'user', 'To Penang'), { ...msg('a2', 'Assistant', 'Penang i'), status: 'streaming' }],
+  earlier_cursor: null,
 };
 /** A refresh that finds the reply still being written. */
 const recentMidReply: ConversationMessages = {
   conversation,
   messages: [msg('a1', 'Assistant', 'Sure.'), msg('u2', 'user', 'To Penang'), { ...msg('a2', 'Assistant', 'Penang i'), status: 'streaming' }],
+  earlier_cursor: 'before-a1',
 };
-const emptyAnswer: ConversationMessages = { conversation, messages: [] };
+const emptyAnswer: ConversationMessages = { conversation, messages: [], earlier_cursor: null };
+/** The last page of a longer conversation: earlier pages are loaded when the reader scrolls up. */
+const latestPage: ConversationMessages = {
+  conversation,
+  messages: [msg('u5', 'user', 'And the hotel?'), msg('a5', 'Assistant', 'Near the beach.')],
+  earlier_cursor: 'before-u5',
+};
+/** The pages before a cursor, as the server gives them. */
+const earlierPages: Record<string, ConversationMessages> = {
+  'before-u5': {
+    conversation,
+    messages: [msg('u3', 'user', 'How long?'), msg('a3', 'Assistant', 'Four days.'), msg('u4', 'user', 'By train?'), msg('a4', 'Assistant', 'Yes.')],
+    earlier_cursor: 'before-u3',
+  },
+  'before-u3': { conversation, messages: [...loaded.messages, msg('u2', 'user', 'To Penang'), msg('a2', 'Assistant', 'Penang it is.')], earlier_cursor: null },
+  'before-a1': { conversation, messages: [msg('u1', 'user', 'Plan a trip')], earlier_cursor: null },
+};
+const earlierPageFor = (cursor: string | null) => earlierPages[cursor ?? ''] ?? earlierPages['before-a1']!;
+/** A fixture as the server answers it for the conversation `id` (the paths open c1 and c2). */
+const answerFor = (id: string | null, answer: ConversationMessages): ConversationMessages =>
+  id === null || id === answer.conversation.id
+    ? answer
+    : { ...answer, conversation: { ...answer.conversation, id }, messages: answer.messages.map((m) => ({ ...m, conversation_id: id })) };
+/** Where an earlier load stands: none, loading the page before the messages, or one a refresh made stale. */
+const earlierLoad = (s: Snap) =>
+  s.context.loadingEarlier === null ? 'none' : s.context.loadingEarlier === s.context.earlierCursor ? 'fits' : 'stale';
 /** A check while following: the last two messages again, the reply still written or finished. */
 const followPoll = (s: Snap, status: 'streaming' | 'complete'): ConversationMessages => {
   const tail = s.context.messages.slice(-2);
   return {
     conversation,
     messages: tail.map((m, i) => (i === tail.length - 1 ? { ...m, status, content: status === 'streaming' ? 'Still writing' : 'All written.' } : m)),
+    earlier_cursor: null,
   };
 };
 const followOutput = (s: Snap, status: PollOutput['status'], error: unknown = null): PollOutput<ConversationMessages> => ({
@@ -89,6 +120,7 @@ let sent: SendMessageInput[] = [];
 let aborts = 0;
 let loads: LoadInput[] = [];
 let recentLoads: LoadInput[] = [];
+let earlierLoads: LoadEarlierInput[] = [];
 let reported: ChatSendReported[] = [];
 
 /** A load that never settles (the paths send its outcome), recording its input. */
@@ -103,6 +135,10 @@ const testMachine = (machine = chatSendMachine) =>
     actors: {
       loadMessages: never<ConversationMessages>((input) => loads.push(input)),
       loadRecent: never<ConversationMessages>((input) => recentLoads.push(input)),
+      loadEarlier: fromPromise<ConversationMessages, LoadEarlierInput>(({ input }) => {
+        earlierLoads.push(input);
+        return new Promise(() => {});
+      }),
       sendMessage: fromCallback<EventObject, SendMessageInput>(({ input }) => {
         sent.push(input);
         return () => {
@@ -131,6 +167,16 @@ const eventsFor = (s: Snap): Ev[] => {
   serverIds += 1;
   const control: Ev = { type: 'stream.control', conversationId: current ?? 'new-1', messageId: `srv-a-${serverIds}`, userMessageId: `srv-u-${serverIds}` };
   const done: Ev = { type: 'stream.done', messageId: `srv-a-${serverIds}`, usage };
+  // Scrolling up is possible in every state; the earlier page's outcome comes while one loads.
+  const earlier: Ev[] = [
+    { type: 'messages.loadEarlier' },
+    ...(s.context.loadingEarlier !== null
+      ? [
+          { type: 'xstate.done.actor.loadEarlier', output: answerFor(current, earlierPageFor(s.context.loadingEarlier)), actorId: 'loadEarlier' } as Ev,
+          { type: 'xstate.error.actor.loadEarlier', error: new Error('503'), actorId: 'loadEarlier' } as Ev,
+        ]
+      : []),
+  ];
   if (s.matches('following')) {
     // Send, edit and refresh are listed to show they do nothing here.
     const ignored: Ev[] = [
@@ -148,11 +194,12 @@ const eventsFor = (s: Snap): Ev[] => {
           { type: 'xstate.error.actor.follow', error: new Error('poll broke'), actorId: 'follow' },
         ]
       : [{ type: 'xstate.done.actor.follow', output: followOutput(s, 'finished'), actorId: 'follow' }];
-    return [...open, ...ignored, ...ends];
+    return [...open, ...ignored, ...ends, ...earlier];
   }
   if (s.matches({ replying: 'thinking' })) {
     return [
       ...open,
+      ...earlier,
       control,
       { type: 'stream.chunk', text: 'Hel' },
       done,
@@ -166,6 +213,7 @@ const eventsFor = (s: Snap): Ev[] => {
   if (s.matches({ replying: 'streaming' })) {
     return [
       ...open,
+      ...earlier,
       control,
       { type: 'stream.chunk', text: 'lo' },
       done,
@@ -178,9 +226,11 @@ const eventsFor = (s: Snap): Ev[] => {
     case 'loading':
       return [
         ...open,
-        { type: 'xstate.done.actor.loadMessages', output: loaded, actorId: 'loadMessages' },
-        { type: 'xstate.done.actor.loadMessages', output: midReply2, actorId: 'loadMessages' },
-        { type: 'xstate.done.actor.loadMessages', output: midReply4, actorId: 'loadMessages' },
+        { type: 'messages.loadEarlier' },
+        { type: 'xstate.done.actor.loadMessages', output: answerFor(current, loaded), actorId: 'loadMessages' },
+        { type: 'xstate.done.actor.loadMessages', output: answerFor(current, latestPage), actorId: 'loadMessages' },
+        { type: 'xstate.done.actor.loadMessages', output: answerFor(current, midReply2), actorId: 'loadMessages' },
+        { type: 'xstate.done.actor.loadMessages', output: answerFor(current, midReply4), actorId: 'loadMessages' },
         { type: 'xstate.error.actor.loadMessages', error: new Error('500'), actorId: 'loadMessages' },
       ];
     case 'idle':
@@ -193,18 +243,20 @@ const eventsFor = (s: Snap): Ev[] => {
         { type: 'message.edit', messageId: editId, text: ' \n ', ...options },
         { type: 'message.edit', messageId: 'missing', text: 'x', ...options },
         { type: 'messages.refresh' },
+        ...earlier,
       ];
     case 'refreshing':
       return [
         ...open,
-        { type: 'xstate.done.actor.loadRecent', output: recent, actorId: 'loadRecent' },
-        { type: 'xstate.done.actor.loadRecent', output: recentMidReply, actorId: 'loadRecent' },
-        { type: 'xstate.done.actor.loadRecent', output: emptyAnswer, actorId: 'loadRecent' },
+        { type: 'xstate.done.actor.loadRecent', output: answerFor(current, recent), actorId: 'loadRecent' },
+        { type: 'xstate.done.actor.loadRecent', output: answerFor(current, recentMidReply), actorId: 'loadRecent' },
+        { type: 'xstate.done.actor.loadRecent', output: answerFor(current, emptyAnswer), actorId: 'loadRecent' },
         // Alternate the two failures, so paths carry both (the generators keep one event per type and target).
         { type: 'xstate.error.actor.loadRecent', error: serverIds % 2 ? refusedRefresh : droppedRefresh, actorId: 'loadRecent' },
+        ...earlier,
       ];
     default:
-      return open;
+      return [...open, ...earlier];
   }
 };
 
@@ -214,6 +266,7 @@ let reportedSeen = 0;
 let abortsSeen = 0;
 let sentSeen = 0;
 let recentLoadsSeen = 0;
+let earlierLoadsSeen = 0;
 /** This run has been in `following` (only then can a reply the server is writing stay in the list). */
 let followed = false;
 const replying = (s: Snap | null) => Boolean(s && s.matches('replying'));
@@ -231,6 +284,7 @@ function expectedReports(p: Snap | null, e: { type: string } | null, s: Snap): C
     out.push({ type: 'exchange.completed', conversationId: c.conversationId, messageCount: c.messages.length });
   }
   if (e.type === 'xstate.error.actor.loadMessages') out.push(notice('error', FETCH_MESSAGES_FAILED));
+  if (e.type === 'xstate.error.actor.loadEarlier') out.push(notice('error', FETCH_MESSAGES_FAILED));
   if (e.type === 'xstate.done.actor.loadRecent' && p.matches('refreshing')) {
     const answer = (e as unknown as { output: ConversationMessages }).output;
     out.push(answer.messages.length === 0 ? notice('error', refreshFailedText(NO_MESSAGES_FOUND)) : notice('success', MESSAGES_REFRESHED));
@@ -242,7 +296,7 @@ function expectedReports(p: Snap | null, e: { type: string } | null, s: Snap): C
   // A followed reply that completed announces only a first exchange (title polling); giving up or failing says nothing.
   if (e.type === 'xstate.done.actor.follow' && p.matches('following')) {
     const output = (e as unknown as { output: PollOutput }).output;
-    if (output.status === 'finished' && c.messages.length === 2) out.push({ type: 'exchange.completed', conversationId: c.conversationId!, messageCount: 2 });
+    if (output.status === 'finished' && c.messages.length === 2 && c.earlierCursor === null) out.push({ type: 'exchange.completed', conversationId: c.conversationId!, messageCount: 2 });
   }
   return out;
 }
@@ -258,6 +312,8 @@ function common(s: Snap, e: { type: string } | null) {
   sentSeen = sent.length;
   const newRecentLoads = recentLoads.length - recentLoadsSeen;
   recentLoadsSeen = recentLoads.length;
+  const newEarlierLoads = earlierLoads.length - earlierLoadsSeen;
+  earlierLoadsSeen = earlierLoads.length;
   if (s.matches('following')) followed = true;
 
   // Tags are exactly the documented ones.
@@ -315,12 +371,43 @@ function common(s: Snap, e: { type: string } | null) {
   expect(newRecentLoads).toBe(s.matches('refreshing') && !p?.matches('refreshing') ? 1 : 0);
   expect(Boolean(s.children.follow)).toBe(s.matches('following'));
 
+  // Earlier messages: asked for in any state while there is an earlier page and none loading; one load at a time,
+  // running beside the rest (a reply goes on being written, see the replying invariants above).
+  expect(s.can({ type: 'messages.loadEarlier' })).toBe(c.earlierCursor !== null && c.loadingEarlier === null);
+  expect(Boolean(s.children.loadEarlier)).toBe(c.loadingEarlier !== null);
+  const startedEarlier = e?.type === 'messages.loadEarlier' && p !== null && p.context.earlierCursor !== null && p.context.loadingEarlier === null;
+  expect(newEarlierLoads).toBe(startedEarlier ? 1 : 0);
+  if (startedEarlier) {
+    expect(earlierLoads.at(-1)).toEqual({ conversationId: c.conversationId, before: p.context.earlierCursor });
+    expect(c.loadingEarlier).toBe(p.context.earlierCursor);
+    expect(c.messages).toBe(p.context.messages);
+  }
+  if (e?.type === 'xstate.done.actor.loadEarlier' && p) {
+    const page = (e as unknown as { output: ConversationMessages }).output;
+    expect(c.loadingEarlier).toBeNull();
+    if (p.context.loadingEarlier === p.context.earlierCursor) {
+      // Put before the messages shown, without repeating one; the rest (a reply being written included) unchanged.
+      const added = page.messages.filter((m) => !p.context.messages.some((shown) => shown.id === m.id));
+      expect(c.messages).toEqual([...added, ...p.context.messages]);
+      expect(c.earlierCursor).toBe(page.earlier_cursor);
+    } else {
+      // A refresh replaced the list and its cursor meanwhile: the page no longer belongs before it.
+      expect(c.messages).toBe(p.context.messages);
+      expect(c.earlierCursor).toBe(p.context.earlierCursor);
+    }
+  }
+  if (e?.type === 'xstate.error.actor.loadEarlier' && p) {
+    expect(c).toEqual({ ...p.context, loadingEarlier: null });
+  }
+
   // Exactly the expected reported events for the step.
   expect(fresh).toEqual(expectedReports(p, e, s));
 
   // conversation.open resets everything.
   if (e?.type === 'conversation.open' && p && p.context.conversationId !== c.conversationId) {
     expect(c.messages).toEqual([]);
+    expect(c.earlierCursor).toBeNull();
+    expect(c.loadingEarlier).toBeNull();
     expect(c.failureDetail).toBeNull();
     expect(c.loadError).toBeNull();
     expect(c.title).toBeNull();
@@ -356,6 +443,8 @@ runModelTest({
     abortsSeen = 0;
     sentSeen = 0;
     recentLoadsSeen = 0;
+    earlierLoads = [];
+    earlierLoadsSeen = 0;
     followed = false;
     actor.on('*', (ev) => reported.push(ev as ChatSendReported));
   },
@@ -369,7 +458,9 @@ runModelTest({
       l: s.context.loadError !== null,
       // A reply the server is writing is in the list; while following: a first exchange or a later one.
       s: s.context.messages.some(isStreamingReply) && !s.context.streamingMessageId,
-      f: s.matches('following') ? s.context.messages.length === 2 : null,
+      f: s.matches('following') ? s.context.messages.length === 2 && s.context.earlierCursor === null : null,
+      x: s.context.earlierCursor !== null,
+      y: earlierLoad(s),
     }),
   // Simple paths over the full key explode; value + "has a conversation" gives a few hundred routes.
   simpleKey: (s) => JSON.stringify([s.value, s.context.conversationId !== null]),
@@ -384,8 +475,10 @@ runModelTest({
     idle: check((s, e, p) => {
       const c = s.context;
       if (e?.type === 'xstate.done.actor.loadMessages') {
-        expect(c.messages).toEqual(loaded.messages);
-        expect(c.title).toBe(loaded.conversation.title);
+        const output = (e as unknown as { output: ConversationMessages }).output;
+        expect(c.messages).toEqual(output.messages);
+        expect(c.earlierCursor).toBe(output.earlier_cursor);
+        expect(c.title).toBe(output.conversation.title);
         expect(c.loadError).toBeNull();
       }
       if (e?.type === 'xstate.error.actor.loadMessages') {
@@ -409,8 +502,10 @@ runModelTest({
         // Everything from a1 on replaced by the recent messages; nothing before it was touched.
         expect(c.failureDetail).toBeNull();
         const i = c.messages.findIndex((m) => m.id === 'a1');
-        if (i >= 0) expect(c.messages.slice(i)).toEqual(recent.messages);
-        else expect(c.messages).toEqual(recent.messages);
+        expect(c.messages.slice(i)).toEqual((e as unknown as { output: ConversationMessages }).output.messages);
+        // Replacing the whole list (a1 was not in it) takes the answer's cursor; otherwise the earlier pages stay.
+        const overlapped = p!.context.messages.some((m) => m.id === 'a1');
+        expect(c.earlierCursor).toBe(overlapped ? p!.context.earlierCursor : recent.earlier_cursor);
         expect(c.messages.some(isStreamingReply)).toBe(false);
       }
       if (e?.type === 'xstate.done.actor.follow') {
@@ -508,8 +603,8 @@ runModelTest({
       } else if (!p?.matches('following')) {
         // Entered with the reply the server is writing as the last assistant message.
         expect(c.messages.findLast((m) => m.sender === 'Assistant')?.status).toBe('streaming');
-      } else {
-        // Anything but progress is ignored while following.
+      } else if (!/^(messages\.loadEarlier|xstate\.(done|error)\.actor\.loadEarlier)$/.test(e?.type ?? '')) {
+        // Anything but progress (and the earlier messages, checked in common) is ignored while following.
         expect(c).toBe(p.context);
       }
       if (e?.type === 'xstate.done.actor.loadMessages') {
@@ -786,6 +881,60 @@ describe('chat-send (examples)', () => {
   });
 });
 
+describe('chat-send (earlier messages)', () => {
+  it('puts earlier pages before the messages while a reply is written, until the first message is loaded', () => {
+    const { actor, out } = start({ conversationId: 'c1' });
+    expect(actor.getSnapshot().can({ type: 'messages.loadEarlier' })).toBe(false);
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: latestPage, actorId: 'loadMessages' });
+    actor.send({ type: 'message.submit', text: 'And dinner?', ...options });
+    actor.send({ type: 'stream.chunk', text: 'Try the ' });
+    actor.send({ type: 'messages.loadEarlier' });
+    let s = actor.getSnapshot();
+    expect(s.context.loadingEarlier).toBe('before-u5');
+    // One load at a time.
+    expect(s.can({ type: 'messages.loadEarlier' })).toBe(false);
+    actor.send({ type: 'xstate.done.actor.loadEarlier', output: earlierPages['before-u5']!, actorId: 'loadEarlier' });
+    actor.send({ type: 'stream.chunk', text: 'night market.' });
+    s = actor.getSnapshot();
+    expect(s.value).toEqual({ replying: 'streaming' });
+    expect(s.context.messages.map((m) => m.id)).toEqual(['u3', 'a3', 'u4', 'a4', 'u5', 'a5', 'temp-user-2', 'temp-assistant-3']);
+    actor.send({ type: 'stream.done', messageId: 'a6', usage });
+    s = actor.getSnapshot();
+    expect(s.context.messages.at(-1)).toMatchObject({ id: 'a6', content: 'Try the night market.', status: 'complete' });
+    expect(s.context.earlierCursor).toBe('before-u3');
+
+    actor.send({ type: 'messages.loadEarlier' });
+    actor.send({ type: 'xstate.done.actor.loadEarlier', output: earlierPages['before-u3']!, actorId: 'loadEarlier' });
+    s = actor.getSnapshot();
+    expect(s.context.messages.slice(0, 6).map((m) => m.id)).toEqual(['u1', 'a1', 'u2', 'a2', 'u3', 'a3']);
+    expect(s.context.earlierCursor).toBeNull();
+    expect(s.can({ type: 'messages.loadEarlier' })).toBe(false);
+    expect(out.filter((e) => e.type === 'notice.show')).toEqual([]);
+  });
+
+  it("a failed earlier load says 'Failed to fetch messages', changes nothing else and can be tried again", () => {
+    const { actor, out } = start({ conversationId: 'c1' });
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: latestPage, actorId: 'loadMessages' });
+    const before = actor.getSnapshot().context;
+    actor.send({ type: 'messages.loadEarlier' });
+    actor.send({ type: 'xstate.error.actor.loadEarlier', error: new Error('503'), actorId: 'loadEarlier' });
+    expect(out).toEqual([notice('error', FETCH_MESSAGES_FAILED)]);
+    expect(actor.getSnapshot().context).toEqual(before);
+    expect(actor.getSnapshot().can({ type: 'messages.loadEarlier' })).toBe(true);
+  });
+
+  it('opening another conversation stops the earlier load', () => {
+    const { actor } = start({ conversationId: 'c1' });
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: latestPage, actorId: 'loadMessages' });
+    actor.send({ type: 'messages.loadEarlier' });
+    expect(actor.getSnapshot().children.loadEarlier).toBeDefined();
+    actor.send({ type: 'conversation.open', conversationId: 'c2' });
+    const s = actor.getSnapshot();
+    expect(s.children.loadEarlier).toBeUndefined();
+    expect(s.context).toMatchObject({ conversationId: 'c2', earlierCursor: null, loadingEarlier: null, messages: [] });
+  });
+});
+
 // --- the src actors over fake API functions ---
 
 function fakeApi(overrides: Partial<ChatSendApi> = {}): ChatSendApi {
@@ -818,6 +967,25 @@ describe('chat-send actors (src/features/chat/chat-send-actors.ts)', () => {
     expect(await refresh(failWith(new ApiError({ status: 0, detail: 'Network Error' })))).toEqual(notice('error', 'Failed to refresh messages. Failed to fetch recent messages'));
     expect(serverDetailOf(new Error('x'))).toBeNull();
     expect(serverDetailOf(loadFailure('x', ''))).toBeNull();
+  });
+
+  it('loadEarlier asks the API for the page before the cursor', async () => {
+    const calls: Array<[string, string | undefined]> = [];
+    const api = fakeApi({
+      fetchMessages: async (id, _signal, before) => {
+        calls.push([id, before]);
+        return before ? earlierPages[before]! : latestPage;
+      },
+    });
+    const { actor } = start({ conversationId: 'c1' }, chatSendMachine.provide({ actors: defineChatSendActors({ api }) }));
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('idle'));
+    actor.send({ type: 'messages.loadEarlier' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.loadingEarlier).toBeNull());
+    expect(calls).toEqual([
+      ['c1', undefined],
+      ['c1', 'before-u5'],
+    ]);
+    expect(actor.getSnapshot().context.messages.map((m) => m.id)).toEqual(['u3', 'a3', 'u4', 'a4', 'u5', 'a5']);
   });
 
   it('loadMessages and loadRecent call the API with the conversation id and a signal', async () => {
@@ -877,8 +1045,8 @@ describe('chat-send (following a reply written elsewhere)', () => {
     vi.useFakeTimers();
     const { machine, calls } = following(
       queue([
-        { conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Sure, let me', 'streaming')] },
-        { conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Sure, let me plan it.', 'complete')] },
+        { conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Sure, let me', 'streaming')], earlier_cursor: null },
+        { conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Sure, let me plan it.', 'complete')], earlier_cursor: null },
       ]),
     );
     const { actor, out } = start({ conversationId: 'c1' }, machine);
@@ -914,7 +1082,7 @@ describe('chat-send (following a reply written elsewhere)', () => {
     expect(calls.length).toBe(2);
 
     // A later exchange completing elsewhere is not a first exchange: nothing is reported.
-    const later = following(queue([{ conversation, messages: [msg('u2', 'user', 'To Penang'), reply('a2', 'Penang it is.', 'complete')] }]));
+    const later = following(queue([{ conversation, messages: [msg('u2', 'user', 'To Penang'), reply('a2', 'Penang it is.', 'complete')], earlier_cursor: null }]));
     const second = start({ conversationId: 'c1' }, later.machine);
     second.actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply4, actorId: 'loadMessages' });
     expect(second.actor.getSnapshot().matches('following')).toBe(true);
@@ -930,7 +1098,7 @@ describe('chat-send (following a reply written elsewhere)', () => {
       queue([
         new ApiError({ status: 0, detail: 'Network Error' }),
         recentMidReply,
-        { conversation, messages: [msg('u2', 'user', 'To Penang'), reply('a2', 'Penang it is.', 'complete')] },
+        { conversation, messages: [msg('u2', 'user', 'To Penang'), reply('a2', 'Penang it is.', 'complete')], earlier_cursor: null },
       ]),
     );
     const { actor, out } = start({ conversationId: 'c1' }, machine);
@@ -982,7 +1150,7 @@ describe('chat-send (following a reply written elsewhere)', () => {
     let s = actor.getSnapshot();
     expect(s.value).toBe('idle');
     expect(s.children.follow).toBeUndefined();
-    resolveCheck({ conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Done.', 'complete')] });
+    resolveCheck({ conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Done.', 'complete')], earlier_cursor: null });
     await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS * 10);
     s = actor.getSnapshot();
     expect(s.value).toBe('idle');
@@ -994,7 +1162,7 @@ describe('chat-send (following a reply written elsewhere)', () => {
 
   it(`gives up after ${MAX_FOLLOW_ATTEMPTS} checks (ten minutes), leaving the reply as last loaded`, async () => {
     vi.useFakeTimers();
-    const still = { conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Still writing', 'streaming')] };
+    const still = { conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Still writing', 'streaming')], earlier_cursor: null };
     const { machine, calls } = following(() => Promise.resolve(still));
     const { actor, out } = start({ conversationId: 'c1' }, machine);
     actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply2, actorId: 'loadMessages' });

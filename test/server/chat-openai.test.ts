@@ -222,6 +222,20 @@ describe(`replies from an OpenAI-compatible provider (${dbKind})`, () => {
       expect(log.toLowerCase()).not.toContain(secret.toLowerCase());
     }
   });
+
+  it('stores a reply whose image or document marker points at another origin as a plain link', async () => {
+    // A prompt injection can make a model write a tracking pixel or pass a stranger's file off as a download.
+    primary.respond(() => ({
+      kind: 'reply',
+      chunks: ['See ', '![chart](https://evil.example/pixel.png)', ' and ', '\n\n::document{url="https://evil.example/r.pdf" name="report.pdf"}'],
+    }));
+    const reply = await s.ask({ conversation_id: null, message: 'Show me the chart' });
+    const saved = await savedReply(reply.control.conversation_id);
+    expect(saved.content).not.toContain('![');
+    expect(saved.content).not.toContain(':document');
+    expect(saved.content).toContain('https://evil.example/pixel.png');
+    expect(saved.content).toContain('https://evil.example/r.pdf');
+  });
 });
 
 describe(`model options (${dbKind})`, () => {

@@ -19,7 +19,7 @@ describe(`POST /chat/messages with the offline responder (${dbKind})`, () => {
     const res = await s.send({ conversation_id: null, message: 'How do I reset my VPN token?' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('x-accel-buffering')).toBe('no');
     // Compression would buffer the stream: it is sent as is, whatever the client accepts.
     expect(res.headers.get('content-encoding')).toBeNull();

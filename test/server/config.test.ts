@@ -27,9 +27,10 @@ describe('loadConfig', () => {
     });
     expect(c.rateLimits).toEqual({
       loginPerIp: { limit: 30, windowMs: 15 * 60_000 },
-      loginPerEmail: { limit: 10, windowMs: 15 * 60_000 },
+      loginPerIpEmail: { limit: 10, windowMs: 15 * 60_000 },
+      loginPerEmail: { limit: 100, windowMs: 15 * 60_000 },
       resetPerIp: { limit: 10, windowMs: 3_600_000 },
-      resetPerEmail: { limit: 3, windowMs: 3_600_000 },
+      resetPerIpEmail: { limit: 3, windowMs: 3_600_000 },
       messagesPerUser: { limit: 30, windowMs: 60_000 },
     });
   });

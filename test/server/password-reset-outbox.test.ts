@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUserByEmail } from '../../server/db/repositories/users';
 import { sha256Hex } from '../../server/services/tokens';
 import { errorDetail, login, post } from './helpers/fixtures';
+import { waitFor } from './helpers/recording-mailer';
 import { resetTokenFrom } from './helpers/smtp-peer';
 import { createTestApp, PUBLIC_URL, type TestApp } from './helpers/test-app';
 
@@ -27,7 +28,7 @@ describe('password reset without SMTP (outbox)', () => {
   });
   afterAll(() => t.close());
 
-  it('writes an .eml file with the link into DATA_DIR/outbox and logs the link', async () => {
+  it('writes an .eml file with the link into DATA_DIR/outbox and logs where, never the link', async () => {
     const res = await post(t.app, '/auth/request-reset-password', { email: 'newhire@demo.local' });
     expect(res.statusCode).toBe(200);
     const [file] = await waitForFiles(outbox, 1);
@@ -35,7 +36,13 @@ describe('password reset without SMTP (outbox)', () => {
     expect(raw).toMatch(/^To: newhire@demo\.local$/m);
     expect(raw).toMatch(/^Subject: Reset your Tanya password$/m);
     const token = resetTokenFrom(raw);
-    expect(logLines.join('\n')).toContain(`${PUBLIC_URL}/reset-password/${token}`);
+
+    await waitFor(() => logLines.some((line) => line.includes('"file"')));
+    const written = logLines.map((line) => JSON.parse(line) as { msg: string; file?: string }).find((l) => l.file);
+    expect(written).toMatchObject({ msg: 'password reset mail written to the outbox', file: path.join(outbox, file) });
+    const log = logLines.join('\n');
+    expect(log).not.toContain(token);
+    expect(log).not.toContain(`${PUBLIC_URL}/reset-password/`);
 
     const reset = await post(t.app, '/auth/reset-password', { token, new_password: 'newhire-new-pass' });
     expect(reset.statusCode).toBe(200);
@@ -79,6 +86,22 @@ describe('password reset without SMTP (outbox)', () => {
     const expired = await post(t.app, '/auth/reset-password', { token, new_password: 'long-enough-1' });
     expect(expired.statusCode).toBe(400);
     expect(errorDetail(expired)).toBe('Invalid or expired reset token');
+  });
+
+  it('choosing a new password ends every other reset link of that person', async () => {
+    const request = async () => {
+      const before = (await waitForFiles(outbox, 1)).length;
+      await post(t.app, '/auth/request-reset-password', { email: 'user@demo.local' });
+      const files = await waitForFiles(outbox, before + 1);
+      return resetTokenFrom(await fs.readFile(path.join(outbox, files[files.length - 1]), 'utf8'));
+    };
+    const first = await request();
+    const second = await request();
+    expect((await post(t.app, '/auth/reset-password', { token: second, new_password: 'chosen-with-the-second' })).statusCode).toBe(200);
+    const stale = await post(t.app, '/auth/reset-password', { token: first, new_password: 'chosen-with-the-first' });
+    expect(stale.statusCode).toBe(400);
+    expect(errorDetail(stale)).toBe('Invalid or expired reset token');
+    await login(t.app, 'user@demo.local', 'chosen-with-the-second');
   });
 
   it('answers the same 200 for an unknown email and writes no mail', async () => {

@@ -47,6 +47,7 @@ describe('GET /users/me', () => {
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(user!.id)
       .setIssuer('tanya')
+      .setAudience('tanya-api')
       .setIssuedAt(Math.floor(Date.now() / 1000) - 1000)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
       .sign(new TextEncoder().encode(t.config.jwtSecret!));

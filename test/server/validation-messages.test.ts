@@ -2,7 +2,37 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { errorEnvelope } from '../../contract/envelope';
 import { bearer, login, post } from './helpers/fixtures';
+import { apiOperations, requestFor, schemaParts, schemaTypes, type OperationInput } from './helpers/openapi-inputs';
 import { createTestApp, dbKind, type TestApp } from './helpers/test-app';
+
+/** zod's own wording ("Invalid input: expected string, received number", "Too big: expected ..."). */
+const ZOD_WORDING = /Invalid input|\bexpected\b|\breceived\b|Too big|Too small/i;
+
+type BadValue = [kind: string, value: unknown];
+
+/** Bad values of each kind an input can take, read from its schema in the OpenAPI document. */
+function badValues(input: OperationInput): BadValue[] {
+  const types = schemaTypes(input.schema);
+  const parts = schemaParts(input.schema);
+  const bad: BadValue[] = [];
+  const fromQuery = input.in !== 'body';
+  if (input.required && input.in !== 'path') bad.push(['missing', undefined]);
+  if (types.has('integer') || types.has('number')) bad.push(['wrong type', 'many'], ['fraction', fromQuery ? '1.5' : 1.5]);
+  if (types.has('boolean')) bad.push(['wrong type', 'yes']);
+  if (types.has('string')) {
+    // Query values are always text: the wrong type there is a repeated name (a list).
+    bad.push(['wrong type', fromQuery ? ['one', 'two'] : 12345]);
+    if (!fromQuery) bad.push(['wrong type', { text: 'x' }], ['wrong type', ['x']]);
+  }
+  for (const part of parts) {
+    if (part.maxLength !== undefined) bad.push(['too long', 'x'.repeat(part.maxLength + 1)]);
+    if (part.minLength) bad.push(['too short', 'x'.repeat(part.minLength - 1)]);
+    if (part.maximum !== undefined) bad.push(['too big', fromQuery ? String(part.maximum + 1) : part.maximum + 1]);
+    if (part.minimum !== undefined) bad.push(['too small', fromQuery ? String(part.minimum - 1) : part.minimum - 1]);
+    if (part.enum || part.const !== undefined) bad.push(['unknown choice', 'not-a-choice']);
+  }
+  return bad;
+}
 
 /** Validation answers 400 with sentences written for people, never zod's defaults. */
 describe(`validation messages (${dbKind})`, () => {
@@ -77,6 +107,36 @@ describe(`validation messages (${dbKind})`, () => {
         expect(sentence).not.toMatch(/Invalid input|expected \w+, received|Too (small|big)/);
       }
     }
+  });
+
+  it("words every bad value of every route in the OpenAPI document as a sentence, never zod's", async () => {
+    let refused = 0;
+    const check = (where: string, statusCode: number, json: () => unknown, sent?: OperationInput) => {
+      expect(statusCode, where).toBeLessThan(500);
+      if (statusCode !== 400) return;
+      refused++;
+      const body = errorEnvelope.parse(json());
+      for (const sentence of [body.detail, ...Object.values(body.fields ?? {})]) expect(sentence, where).not.toMatch(ZOD_WORDING);
+      // A value that was sent, only of the wrong kind, is never reported as missing.
+      if (sent) expect(body.fields?.[sent.name] ?? '', where).not.toMatch(/required|cannot be empty/);
+    };
+    for (const op of await apiOperations(t.app)) {
+      for (const input of op.inputs) {
+        for (const [kind, value] of badValues(input)) {
+          const values = value === undefined ? {} : { [input.in]: { [input.name]: value } };
+          const res = await t.app.inject(requestFor(op, values, headers));
+          const sent = kind === 'wrong type' ? input : undefined;
+          check(`${op.method} ${op.path} ${input.in}:${input.name} ${kind} ${JSON.stringify(value)}`, res.statusCode, () => res.json(), sent);
+        }
+      }
+      if (!op.inputs.some((input) => input.in === 'body')) continue;
+      for (const payload of ['[1]', '"text"', '42', 'true', 'null']) {
+        const request = { ...requestFor(op, {}, headers), payload };
+        const res = await t.app.inject(request);
+        check(`${op.method} ${op.path} body ${payload}`, res.statusCode, () => res.json());
+      }
+    }
+    expect(refused).toBeGreaterThan(40);
   });
 
   it('words an issue a schema forgot to word, naming the field (the safety net)', () => {

@@ -14,7 +14,7 @@ const DOC = [
   '| a | b |\n| --- | --- |\n| 1 | ~~2~~ |',
   ':::tools{label="Searched the web"}\nFound:\n\n- a page\n:::',
   ':::error{type="max-tokens"}\nCut short.\n:::',
-  '::image{url="/files/cat.png" alt="A cat"}',
+  '::image{url="/api/v1/files/cat.png" alt="A cat"}',
   '> a quote\n> two lines',
   '    indented code\n\n    after a blank line',
   `~~~~md\n${fence}\n\nnot a closing fence\n~~~\n~~~~`,

@@ -36,7 +36,7 @@ describe('markdownToPlainText', () => {
   it('writes an llm error marker with its title, task items with boxes, and keeps relative URLs without a base', () => {
     expect(markdownToPlainText(':::error\nTimed out.\n:::')).toBe('The model could not answer\nTimed out.');
     expect(markdownToPlainText('- [x] done\n- [ ] todo')).toBe('- [x] done\n- [ ] todo');
-    expect(markdownToPlainText('::image{url="/f/a.png"}')).toBe('[Image] /f/a.png');
+    expect(markdownToPlainText('::image{url="/api/v1/files/a.png"}')).toBe('[Image] /api/v1/files/a.png');
   });
 
   it('keeps raw HTML as text and drops unsafe link targets', () => {

@@ -83,7 +83,7 @@ describe('AssistantMarkdown: markers', () => {
     expect(html).toMatch(/<a href="\/api\/v1\/files\/report.pdf" download="Q3 report.pdf"[^>]*>.*Q3 report.pdf.*<\/a>/s);
     expect(html).toContain('lucide-file-text');
     // Without a name, the file name from the URL.
-    expect(render('::document{url="/files/a%20b.docx"}')).toContain('download="a b.docx"');
+    expect(render('::document{url="/api/v1/files/a%20b.docx"}')).toContain('download="a b.docx"');
   });
 
   it('renders an error marker: llm by default, max-tokens when given, with its text and no alert role', () => {

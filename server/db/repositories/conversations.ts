@@ -3,7 +3,13 @@ import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Selectable } f
 import type { ConversationsTable, Database } from '../database';
 import { isoNow } from '../timestamps';
 
-export type ConversationRecord = Omit<Selectable<ConversationsTable>, 'answering_until'>;
+export type ConversationRecord = Omit<Selectable<ConversationsTable>, 'answering_until' | 'answering_owner'>;
+
+/** A conversation's answering lease: until when, and by whom (the owner string is unique per lease). */
+export interface AnsweringLease {
+  until: string;
+  owner: string;
+}
 
 /** Explicit columns: on SQLite the table also has `rid`, the search index key, which nothing else should see. */
 const COLUMNS = ['id', 'user_id', 'client_id', 'title', 'created_at', 'updated_at'] as const;
@@ -14,13 +20,14 @@ export interface NewConversation {
   title: string;
   /** Created with its answering lease already taken: the first reply starts at once. */
   answering_until: string;
+  answering_owner?: string | null;
 }
 
 export async function insertConversation(db: Kysely<Database>, input: NewConversation): Promise<ConversationRecord> {
   const now = isoNow();
   const row = { id: randomUUID(), ...input, created_at: now, updated_at: now };
   await db.insertInto('conversations').values(row).execute();
-  const { answering_until: _lease, ...record } = row;
+  const { answering_until: _lease, answering_owner: _owner, ...record } = row;
   return record;
 }
 
@@ -42,11 +49,11 @@ export async function takeAnsweringLease(
   userId: string,
   id: string,
   now: string,
-  until: string,
+  lease: AnsweringLease,
 ): Promise<boolean> {
   const result = await db
     .updateTable('conversations')
-    .set({ answering_until: until })
+    .set({ answering_until: lease.until, answering_owner: lease.owner })
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .where((eb) => eb.or([eb('answering_until', 'is', null), eb('answering_until', '<', now)]))
@@ -54,27 +61,82 @@ export async function takeAnsweringLease(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Extends a lease this writer still holds (`current` is the value it set); false when it was lost. */
-export async function renewAnsweringLease(db: Kysely<Database>, id: string, current: string, until: string): Promise<boolean> {
-  const result = await db
-    .updateTable('conversations')
-    .set({ answering_until: until })
-    .where('id', '=', id)
-    .where('answering_until', '=', current)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+/** Rows per statement when many leases are renewed at once (well under every driver's parameter limit). */
+const RENEW_CHUNK = 500;
+
+/**
+ * Extends the leases still held by these owners, in few statements; returns how many were renewed (a lease
+ * lost to the sweep or to another writer is not renewed: its owner string differs now).
+ */
+export async function renewAnsweringLeases(
+  db: Kysely<Database>,
+  leases: ReadonlyArray<{ conversationId: string; owner: string }>,
+  until: string,
+): Promise<number> {
+  let renewed = 0;
+  for (let i = 0; i < leases.length; i += RENEW_CHUNK) {
+    const chunk = leases.slice(i, i + RENEW_CHUNK);
+    const result = await db
+      .updateTable('conversations')
+      .set({ answering_until: until })
+      .where(
+        'id',
+        'in',
+        chunk.map((l) => l.conversationId),
+      )
+      .where(
+        'answering_owner',
+        'in',
+        chunk.map((l) => l.owner),
+      )
+      .executeTakeFirst();
+    renewed += Number(result.numUpdatedRows);
+  }
+  return renewed;
 }
 
-/** Ends the lease if this writer still holds it; `touch` also records the activity (a reply was written). */
-export async function releaseAnsweringLease(db: Kysely<Database>, id: string, current: string, touch: boolean): Promise<void> {
+/** Ends the lease if this owner still holds it; `touch` also records the activity (a reply was written). */
+export async function releaseAnsweringLease(db: Kysely<Database>, id: string, owner: string, touch: boolean): Promise<void> {
+  const held = sql<boolean>`answering_owner = ${owner}`;
   await db
     .updateTable('conversations')
     .set({
-      answering_until: sql<string | null>`case when answering_until = ${current} then null else answering_until end`,
+      answering_until: sql<string | null>`case when ${held} then null else answering_until end`,
+      answering_owner: sql<string | null>`case when ${held} then null else answering_owner end`,
       ...(touch ? { updated_at: isoNow() } : {}),
     })
     .where('id', '=', id)
     .execute();
+}
+
+/** Every distinct holder of a lease right now (few: the replies being written). */
+export async function listAnsweringOwners(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom('conversations').select('answering_owner').distinct().where('answering_owner', 'is not', null).execute();
+  return rows.map((r) => r.answering_owner).filter((o): o is string => o !== null);
+}
+
+/**
+ * Frees a lease judged abandoned, only if it is still exactly as it was seen (a writer that renewed it in the
+ * meantime, or a new writer that took it, keeps it). True when the conversation is now free of that lease.
+ */
+export async function releaseAbandonedLease(
+  db: Kysely<Database>,
+  id: string,
+  seen: { until: string | null; owner: string | null },
+): Promise<boolean> {
+  if (seen.until === null && seen.owner === null) return true;
+  const result = await db
+    .updateTable('conversations')
+    .set({ answering_until: null, answering_owner: null })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.and([
+        seen.until === null ? eb('answering_until', 'is', null) : eb('answering_until', '=', seen.until),
+        seen.owner === null ? eb('answering_owner', 'is', null) : eb('answering_owner', '=', seen.owner),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function touchConversation(db: Kysely<Database>, id: string): Promise<void> {

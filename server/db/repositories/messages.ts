@@ -62,14 +62,91 @@ export async function deleteMessagesAfter(db: Kysely<Database>, conversationId: 
   await db.deleteFrom('messages').where('conversation_id', '=', conversationId).where('seq', '>', seq).execute();
 }
 
-/** Replies left 'streaming' by an instance that died: only called while holding a fresh lease. */
-export async function markInterruptedReplies(db: Kysely<Database>, conversationId: string): Promise<void> {
-  await db
+/**
+ * Ends replies left 'streaming' by a writer that is gone: the partial text stays and `marker` (an error
+ * marker saying the reply was interrupted) is appended. Only `ids` when given (the replies judged abandoned),
+ * else every streaming reply of the conversation (the caller holds a fresh lease, so none is being written).
+ */
+export async function markInterruptedReplies(
+  db: Kysely<Database>,
+  conversationId: string,
+  marker: string,
+  ids?: readonly string[],
+): Promise<void> {
+  let query = db
     .updateTable('messages')
-    .set({ status: 'error' })
+    .set({
+      content: sql<string>`case when content = '' then ${marker} else content || ${`\n\n${marker}`} end`,
+      status: 'error',
+    })
     .where('conversation_id', '=', conversationId)
-    .where('status', '=', 'streaming')
+    .where('status', '=', 'streaming');
+  if (ids) {
+    if (ids.length === 0) return;
+    query = query.where('id', 'in', ids);
+  }
+  await query.execute();
+}
+
+export interface StreamingReply {
+  id: string;
+  conversation_id: string;
+  /** The conversation's lease as seen now. */
+  answering_until: string | null;
+  answering_owner: string | null;
+}
+
+/**
+ * Replies still 'streaming' whose conversation's lease is gone, ran out before `now`, or is held by one of
+ * `deadOwners` (processes known to have exited): nobody is writing them any more.
+ */
+export async function listAbandonedReplies(db: Kysely<Database>, now: string, deadOwners: readonly string[]): Promise<StreamingReply[]> {
+  return db
+    .selectFrom('messages as m')
+    .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
+    .select(['m.id', 'm.conversation_id', 'c.answering_until', 'c.answering_owner'])
+    .where('m.status', '=', 'streaming')
+    .where((eb) =>
+      eb.or([
+        eb('c.answering_until', 'is', null),
+        eb('c.answering_until', '<', now),
+        ...(deadOwners.length > 0 ? [eb('c.answering_owner', 'in', deadOwners)] : []),
+      ]),
+    )
     .execute();
+}
+
+/** Rows per statement when many partial replies are saved at once. */
+const SAVE_CHUNK = 100;
+
+/**
+ * Saves the growing text of many replies being written, in few statements. Only replies still 'streaming'
+ * change: a reply already finished (or ended by the sweep as interrupted) is never overwritten by a late save.
+ */
+export async function saveStreamingReplies(db: Kysely<Database>, replies: ReadonlyArray<{ id: string; content: string }>): Promise<void> {
+  for (let i = 0; i < replies.length; i += SAVE_CHUNK) {
+    const chunk = replies.slice(i, i + SAVE_CHUNK);
+    const cases = sql.join(
+      chunk.map((r) => sql`when ${r.id} then ${r.content}`),
+      sql` `,
+    );
+    await db
+      .updateTable('messages')
+      .set({ content: sql<string>`case id ${cases} else content end` })
+      .where(
+        'id',
+        'in',
+        chunk.map((r) => r.id),
+      )
+      .where('status', '=', 'streaming')
+      .execute();
+  }
+}
+
+/** The reply's final text and status, unless it was already ended (by the sweep, as interrupted). */
+export async function finishReply(db: Kysely<Database>, id: string, content: string, status: 'complete' | 'error'): Promise<boolean> {
+  const result = await db.updateTable('messages').set({ content, status }).where('id', '=', id).where('status', '=', 'streaming').executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Oldest first. */

@@ -28,3 +28,13 @@ export async function markPasswordResetUsed(db: Kysely<Database>, id: string): P
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** Ends every outstanding reset link of a person (their password was just set). */
+export async function markUserPasswordResetsUsed(db: Kysely<Database>, userId: string): Promise<void> {
+  await db
+    .updateTable('password_resets')
+    .set({ used_at: isoNow() })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+}

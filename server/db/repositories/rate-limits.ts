@@ -31,3 +31,13 @@ export async function hitRateLimit(
 export async function deleteExpiredRateLimits(db: Kysely<Database>, before: string): Promise<void> {
   await db.deleteFrom('rate_limits').where('window_start', '<', before).execute();
 }
+
+/** Takes one hit back from `key`'s current window (never below zero). */
+export async function forgiveRateLimitHit(db: Kysely<Database>, key: string): Promise<void> {
+  await db
+    .updateTable('rate_limits')
+    .set({ count: sql<number>`count - 1` })
+    .where('key', '=', key)
+    .where('count', '>', 0)
+    .execute();
+}

@@ -64,6 +64,7 @@ export default function ChatPage() {
     return true;
   };
   const edit = useCallback((messageId: string, text: string) => screen.send({ type: 'message.edit', messageId, text }), [screen]);
+  const loadEarlier = useCallback(() => screen.send({ type: 'messages.loadEarlier' }), [screen]);
 
   const panelProps: ConversationPanelProps = {
     view: list,
@@ -129,6 +130,9 @@ export default function ChatPage() {
                 networkError={chat.status.networkError}
                 failureDetail={chat.status.failureDetail}
                 isRefreshing={chat.status.refreshing}
+                canLoadEarlier={chat.status.canLoadEarlier}
+                isLoadingEarlier={chat.status.loadingEarlier}
+                onLoadEarlier={loadEarlier}
                 onEdit={edit}
                 onRefresh={() => screen.send({ type: 'messages.refresh' })}
               />

@@ -1,7 +1,7 @@
 import { fromPromise } from 'xstate';
 import { CONVERSATION_PAGE_SIZE, DEFAULT_CONVERSATION_TITLE } from '../../../contract/chat-constants';
 import type { ConversationMessages } from '../../../contract/chat';
-import { followReplyMachine, loadFailure, type LoadInput } from '../../../machines/chat-send.machine';
+import { followReplyMachine, loadFailure, type LoadEarlierInput, type LoadInput } from '../../../machines/chat-send.machine';
 import type { TitlePollCheckInput } from '../../../machines/title-poll.machine';
 import { ApiError } from '../../api/api-error';
 import type { fetchConversations, fetchMessages, fetchRecentMessages } from '../../api/chat';
@@ -42,6 +42,9 @@ export function defineChatSendActors({ api }: { api: ChatSendApi }) {
       api.fetchMessages(input.conversationId, signal).catch((error: unknown) => Promise.reject(asLoadFailure(error))),
     ),
     loadRecent,
+    loadEarlier: fromPromise<ConversationMessages, LoadEarlierInput>(({ input, signal }) =>
+      api.fetchMessages(input.conversationId, signal, input.before).catch((error: unknown) => Promise.reject(asLoadFailure(error))),
+    ),
     sendMessage: defineSendMessageActor({ api }),
     // Following a reply written elsewhere checks the recent messages, like a refresh.
     follow: followReplyMachine.provide({ actors: { check: loadRecent } }),

@@ -1,8 +1,9 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, RefreshCw } from 'lucide-react';
 import type { ChatMessage } from '../../../contract/chat';
 import { Button } from '../../ui/button';
+import { Spinner } from '../../ui/spinner';
 import { MessageItem } from './message-item';
 import { useStickToBottom } from './use-stick-to-bottom';
 
@@ -18,8 +19,21 @@ export interface MessageListProps {
   /** Why the server refused the last send, when it said so. */
   failureDetail: string | null;
   isRefreshing: boolean;
+  /** The machine would load the messages before these now (`can`); the list asks when the reader nears the top. */
+  canLoadEarlier: boolean;
+  isLoadingEarlier: boolean;
+  onLoadEarlier(): void;
   onEdit(messageId: string, text: string): void;
   onRefresh(): void;
+}
+
+/** How near the top (px) the reader scrolls before the earlier messages are asked for, so they are there in time. */
+export const LOAD_EARLIER_THRESHOLD_PX = 400;
+
+/** The message at the top of the screen and how far below the screen's top it starts (negative: partly above). */
+interface Anchor {
+  id: string;
+  offset: number;
 }
 
 const LINE_PX = 28;
@@ -38,6 +52,7 @@ export function estimateMessageHeight(content: string): number {
  */
 export function MessageList(props: MessageListProps) {
   const { messages, streamingId, liveText, isThinking, isBusy, isStreaming, networkError, failureDetail, isRefreshing, onEdit, onRefresh } = props;
+  const { canLoadEarlier, isLoadingEarlier, onLoadEarlier } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const { atBottom, jumpToLatest } = useStickToBottom(scrollRef);
   const virtualizer = useVirtualizer({
@@ -49,23 +64,74 @@ export function MessageList(props: MessageListProps) {
     getItemKey: (i) => messages[i]!.id,
   });
 
-  // A new message from the person (a send or an edit) follows the answer again.
-  const lastUserId = messages.findLast((m) => m.sender === 'user')?.id;
+  // A new message from the person (a send or an edit: the question, then its reply) follows the answer again;
+  // earlier messages put above are not new.
+  const lastUserId = messages.slice(-2).findLast((m) => m.sender === 'user')?.id;
   useEffect(() => {
     if (lastUserId) jumpToLatest();
   }, [lastUserId, jumpToLatest]);
 
-  // Opening a conversation starts at its end.
-  const firstId = messages[0]?.id;
+  // Where the reader is, kept up to date so that earlier messages put above can leave it where it was.
+  const anchor = useRef<Anchor | null>(null);
+  const rememberAnchor = useCallback(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const top = el.scrollTop;
+    const row = virtualizer.getVirtualItemForOffset(top);
+    anchor.current = row ? { id: String(row.key), offset: row.start - top } : null;
+  }, [virtualizer]);
+
+  const askForEarlier = useCallback(() => {
+    const el = scrollRef.current;
+    if (el && canLoadEarlier && el.scrollTop <= LOAD_EARLIER_THRESHOLD_PX) onLoadEarlier();
+  }, [canLoadEarlier, onLoadEarlier]);
+
   useEffect(() => {
-    if (messages.length) virtualizer.scrollToIndex(messages.length - 1, { align: 'end' });
-    // Only when another conversation is shown, not on every new message.
+    const el = scrollRef.current;
+    if (!el) return;
+    const onScroll = () => {
+      rememberAnchor();
+      askForEarlier();
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => el.removeEventListener('scroll', onScroll);
+  }, [rememberAnchor, askForEarlier]);
+
+  // The first message changed: earlier messages were put before the ones shown (the reader stays where they
+  // were), or another conversation is shown (it opens at its end).
+  const firstId = messages[0]?.id;
+  const shownFirstId = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    const before = shownFirstId.current;
+    shownFirstId.current = firstId;
+    if (firstId === before || !messages.length) return;
+    const kept = anchor.current;
+    const prepended = before !== undefined && messages.some((m) => m.id === before);
+    const at = prepended && kept ? messages.findIndex((m) => m.id === kept.id) : -1;
+    const el = scrollRef.current;
+    if (at >= 0 && el) {
+      // Where that message starts now, with the rows put above at their estimated (or, once drawn, measured)
+      // heights; the virtualizer keeps it in place as they are measured later.
+      const [start] = virtualizer.getOffsetForIndex(at, 'start') ?? [0];
+      el.scrollTop = start - kept!.offset;
+    } else if (!prepended) {
+      virtualizer.scrollToIndex(messages.length - 1, { align: 'end' });
+    }
+    // Only when the first message changes, not on every new message.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [firstId]);
+
+  // A page that does not fill the screen cannot be scrolled: ask for more at once (after each page that came).
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (el && el.scrollHeight - el.clientHeight <= LOAD_EARLIER_THRESHOLD_PX) askForEarlier();
+    // After a page arrived, not after a failure (that would ask again and again).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [firstId]);
 
   return (
     <div className="relative min-h-0 flex-1">
-      <div ref={scrollRef} className="h-full overflow-y-auto" data-testid="message-scroller">
+      <div ref={scrollRef} className="h-full overflow-y-auto [overflow-anchor:none]" data-testid="message-scroller">
         <div className="relative mx-auto w-full max-w-3xl px-4" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((row) => {
             const message = messages[row.index]!;
@@ -92,6 +158,11 @@ export function MessageList(props: MessageListProps) {
           </div>
         )}
       </div>
+      {isLoadingEarlier && (
+        <div className="pointer-events-none absolute left-1/2 top-2 -translate-x-1/2 rounded-full bg-white/90 px-3 py-1 shadow-sm dark:bg-gray-800/90">
+          <Spinner label="Loading earlier messages" />
+        </div>
+      )}
       {isStreaming && !atBottom && (
         <Button variant="secondary" size="sm" className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full shadow-md" onPress={jumpToLatest}>
           <ArrowDown aria-hidden className="size-4" /> Jump to latest

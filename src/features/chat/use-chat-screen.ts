@@ -3,12 +3,25 @@ import { useNavigate } from 'react-router-dom';
 import { useActorRef } from '@xstate/react';
 import { deleteConversation, fetchConversations, fetchMessages, fetchRecentMessages, renameConversation, searchConversations } from '../../api/chat';
 import { streamMessage } from '../../api/chat-stream';
+import { takeOpenedConversation } from '../../lib/opened-conversation';
 import { useSession } from '../../session/session';
 import { toast } from '../../ui/toast';
 import { defineChatScreenMachine } from './chat-screen-actors';
 
+/** The latest page of a conversation the tab was opened on may already be on its way (src/app/conversation-prefetch.ts). */
+const fetchMessagesOrOpened: typeof fetchMessages = (id, signal, before) =>
+  (before === undefined ? takeOpenedConversation(id) : null) ?? fetchMessages(id, signal, before);
+
 const machine = defineChatScreenMachine({
-  api: { fetchMessages, fetchRecentMessages, streamMessage, fetchConversations, searchConversations, renameConversation, deleteConversation },
+  api: {
+    fetchMessages: fetchMessagesOrOpened,
+    fetchRecentMessages,
+    streamMessage,
+    fetchConversations,
+    searchConversations,
+    renameConversation,
+    deleteConversation,
+  },
 });
 
 const chatPath = (conversationId: string | null) => (conversationId ? `/chat?id=${encodeURIComponent(conversationId)}` : '/chat');

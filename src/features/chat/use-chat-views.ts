@@ -22,6 +22,9 @@ export function useChatSendView(screen: ChatScreenRef) {
       streaming: s.hasTag('streaming'),
       following: s.hasTag('following'),
       refreshing: s.hasTag('refreshing'),
+      // The machine decides when an earlier page may load; the list only asks.
+      canLoadEarlier: s.can({ type: 'messages.loadEarlier' }),
+      loadingEarlier: s.context.loadingEarlier !== null,
       // 'Refresh message' stays on screen while the refresh it started runs.
       networkError: s.hasTag('error') || s.hasTag('refreshing'),
       failureDetail: s.context.failureDetail,

@@ -17,10 +17,23 @@ export function useStickToBottom(ref: RefObject<HTMLElement | null>) {
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
+    let lastTop = el.scrollTop;
     const onScroll = () => {
       const near = distanceFromBottom(el) <= AUTO_SCROLL_THRESHOLD_PX;
-      pinned.current = near;
-      setAtBottom(near);
+      // Only the reader moving up lets go. A scroll that moves down without reaching the bottom is the
+      // virtualizer correcting for rows measured taller, or a jump made before the content grew: follow on.
+      const movedUp = el.scrollTop < lastTop;
+      lastTop = el.scrollTop;
+      if (near || !movedUp) {
+        if (!near && pinned.current) el.scrollTop = el.scrollHeight;
+        if (near) {
+          pinned.current = true;
+          setAtBottom(true);
+        }
+        return;
+      }
+      pinned.current = false;
+      setAtBottom(false);
     };
     el.addEventListener('scroll', onScroll, { passive: true });
     // Content growth (a streamed token, a late image) changes the size, not the scroll position.

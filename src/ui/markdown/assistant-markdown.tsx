@@ -1,16 +1,19 @@
-import { memo, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
+import { memo, useId, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
 import Markdown, { type Components, type ExtraProps } from 'react-markdown';
 import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import type { Element, ElementContent } from 'hast';
-import { createBlockSplitter } from '../../lib/markdown-blocks';
+import type { PluggableList } from 'unified';
+import { isOwnFileUrl } from '../../../contract/markers';
+import { createBlockSplitter, joinFootnoteBlocks } from '../../lib/markdown-blocks';
 import { cx } from '../cx';
 import { CodeBlock } from './code-block';
+import { footnoteOptions, rehypeFootnoteLabel } from './footnotes';
 import { MarkdownDocument } from './markdown-document';
 import { MarkdownImage } from './markdown-image';
 import { MessageError } from './message-error';
 import { OpenBlockContext } from './open-block';
-import { MARKER_TAGS, markdownUrlTransform, remarkMarkers } from './remark-markers';
+import { MARKER_TAGS, markdownUrlTransform, PAGE_FILE_SCOPE, remarkMarkers } from './remark-markers';
 import { ToolsDisclosure } from './tools-disclosure';
 import './markdown.css';
 
@@ -55,7 +58,8 @@ function Table({ node: _node, ...props }: ComponentProps<'table'> & ExtraProps) 
 }
 
 function Img({ node: _node, src, alt }: ComponentProps<'img'> & ExtraProps) {
-  if (!src || typeof src !== 'string') return alt ? <span>{alt}</span> : null;
+  // remarkMarkers has made other images links; this only guards against a change there.
+  if (!src || typeof src !== 'string' || !isOwnFileUrl(src, PAGE_FILE_SCOPE)) return alt ? <span>{alt}</span> : null;
   return <img src={src} alt={alt ?? ''} loading="lazy" decoding="async" />;
 }
 
@@ -86,15 +90,27 @@ interface BlockProps {
   text: string;
   /** The block still being streamed (its code is not highlighted yet). */
   open: boolean;
+  /** Before every footnote id of the message: its own on the screen. */
+  idPrefix: string;
 }
 
 /** One top-level block. Memoised on its text: finished blocks never re-render while the reply grows. */
-const MarkdownBlock = memo(function MarkdownBlock({ text, open }: BlockProps) {
+const MarkdownBlock = memo(function MarkdownBlock({ text, open, idPrefix }: BlockProps) {
+  const footnotes = useMemo(() => {
+    const rehypePlugins: PluggableList = [[rehypeFootnoteLabel, idPrefix]];
+    return { remarkRehypeOptions: footnoteOptions(idPrefix), rehypePlugins };
+  }, [idPrefix]);
   return (
     <OpenBlockContext value={open}>
       {/* The line break the splitter cut off: micromark reads a last line at the very end of its input a little
           differently (a lazy HTML line), and each block must parse as it does inside the whole text. */}
-      <Markdown remarkPlugins={remarkPlugins} components={components} urlTransform={markdownUrlTransform}>
+      <Markdown
+        remarkPlugins={remarkPlugins}
+        remarkRehypeOptions={footnotes.remarkRehypeOptions}
+        rehypePlugins={footnotes.rehypePlugins}
+        components={components}
+        urlTransform={markdownUrlTransform}
+      >
         {`${text}\n`}
       </Markdown>
     </OpenBlockContext>
@@ -111,7 +127,9 @@ export interface AssistantMarkdownProps {
 
 /**
  * An assistant message: GitHub-flavoured markdown with the message markers (image, document, error, tools).
- * Raw HTML shows as text; links open in a new tab; only relative, http(s) and mailto URLs are kept.
+ * Raw HTML shows as text; links open in a new tab; only relative, http(s) and mailto URLs are kept; images and
+ * image/document markers show only the server's own files (others become links, see remark-markers.ts).
+ * Footnotes get ids of this message's own and look as in a copy (footnotes.ts).
  *
  * The text is split into top-level blocks (src/lib/markdown-blocks.ts); each block is its own memoised
  * react-markdown render, so an update costs one parse of the last block, however long the reply is.
@@ -119,12 +137,14 @@ export interface AssistantMarkdownProps {
  */
 export function AssistantMarkdown({ content, streaming = false, className }: AssistantMarkdownProps) {
   const [split] = useState(createBlockSplitter);
-  const blocks = useMemo(() => split(content), [split, content]);
+  const blocks = useMemo(() => joinFootnoteBlocks(split(content)), [split, content]);
+  // useId's characters (colons, guillemets) are awkward in a URL fragment; its letters and digits stay unique.
+  const idPrefix = `${useId().replace(/[^\w-]/g, '')}-`;
   const last = blocks.length - 1;
   return (
     <div className={cx('markdown', className)}>
       {blocks.map((text, index) => (
-        <MarkdownBlock key={index} text={text} open={streaming && index === last} />
+        <MarkdownBlock key={index} text={text} open={streaming && index === last} idPrefix={idPrefix} />
       ))}
     </div>
   );

@@ -1,15 +1,19 @@
 import type { Nodes as HastNodes, Properties } from 'hast';
-import type { Nodes as MdastNodes, Root as MdastRoot, RootContent } from 'mdast';
+import type { FootnoteDefinition, Nodes as MdastNodes, Root as MdastRoot, RootContent } from 'mdast';
 import { toHast } from 'mdast-util-to-hast';
 import { find, html as htmlSchema } from 'property-information';
 import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { SKIP, visit } from 'unist-util-visit';
+import type { OwnFileScope } from '../../../contract/markers';
+import { footnoteOptions, FOOTNOTES_LABEL, prefixFootnoteLabel } from './footnotes';
 import {
   DEFAULT_TOOLS_LABEL,
   ERROR_MARKER_TITLES,
   MARKER_TAGS,
+  PAGE_FILE_SCOPE,
   remarkMarkers,
   safeUrl,
 } from './remark-markers';
@@ -22,13 +26,39 @@ import {
 export type CopyResult = 'rich' | 'plain';
 
 export interface ConvertOptions {
-  /** Relative marker and link URLs are made absolute against it (a pasted document needs full URLs). */
+  /**
+   * Relative marker and link URLs are made absolute against it (a pasted document needs full URLs); its origin
+   * is the one whose files may show as images (as on screen).
+   */
   baseUrl?: string;
 }
 
-const processor = unified().use(remarkParse).use(remarkGfm).use(remarkDirective).use(remarkMarkers).freeze();
+/** Footnote ids of a copy: one message per copy, so one prefix will do. */
+const COPY_ID_PREFIX = 'user-content-';
 
-function parse(markdown: string): MdastRoot {
+function fileScope(baseUrl: string | undefined): OwnFileScope {
+  if (!baseUrl) return PAGE_FILE_SCOPE;
+  try {
+    return { ...PAGE_FILE_SCOPE, origin: new URL(baseUrl).origin };
+  } catch {
+    return PAGE_FILE_SCOPE;
+  }
+}
+
+const makeProcessor = (scope: OwnFileScope) =>
+  unified().use(remarkParse).use(remarkGfm).use(remarkDirective).use(remarkMarkers, scope).freeze();
+
+/** One processor per file scope (in the app: the page's origin only); building one costs more than a parse. */
+const processors = new Map<string, ReturnType<typeof makeProcessor>>();
+
+function parse(markdown: string, options: ConvertOptions): MdastRoot {
+  const scope = fileScope(options.baseUrl);
+  const key = `${scope.origin ?? ''} ${scope.basePath ?? ''}`;
+  let processor = processors.get(key);
+  if (!processor) {
+    processor = makeProcessor(scope);
+    processors.set(key, processor);
+  }
   return processor.runSync(processor.parse(markdown), markdown) as MdastRoot;
 }
 
@@ -50,11 +80,42 @@ function markerOf(node: MdastNodes): { tag: string; props: Record<string, unknow
 
 // ---------------------------------------------------------------------------------------------- plain text
 
-function inlineText(nodes: RootContent[], options: ConvertOptions): string {
+interface TextOptions extends ConvertOptions {
+  /** Footnote identifier -> its number: the order of first reference, as on screen (mdast-util-to-hast). */
+  footnotes: Map<string, number>;
+}
+
+/**
+ * The referenced footnotes in to-hast's order: references in the text first, then those inside the notes (as
+ * each note is written out), the first definition of an identifier winning. Unreferenced notes are left out.
+ */
+function orderFootnotes(root: MdastRoot): FootnoteDefinition[] {
+  const definitions = new Map<string, FootnoteDefinition>();
+  visit(root, 'footnoteDefinition', (node) => {
+    if (!definitions.has(node.identifier)) definitions.set(node.identifier, node);
+  });
+  const order: string[] = [];
+  const collect = (tree: MdastNodes) =>
+    visit(tree, (node) => {
+      if (node.type === 'footnoteDefinition' && node !== tree) return SKIP;
+      if (node.type === 'footnoteReference' && !order.includes(node.identifier)) order.push(node.identifier);
+    });
+  collect(root);
+  const notes: FootnoteDefinition[] = [];
+  for (let i = 0; i < order.length; i++) {
+    const definition = definitions.get(order[i]);
+    if (!definition) continue;
+    notes.push(definition);
+    collect(definition);
+  }
+  return notes;
+}
+
+function inlineText(nodes: RootContent[], options: TextOptions): string {
   return nodes.map((node) => nodeText(node, options)).join('');
 }
 
-function blocksText(nodes: RootContent[], options: ConvertOptions, separator = '\n\n'): string {
+function blocksText(nodes: RootContent[], options: TextOptions, separator = '\n\n'): string {
   return nodes
     .map((node) => nodeText(node, options))
     .filter((text) => text !== '')
@@ -63,7 +124,7 @@ function blocksText(nodes: RootContent[], options: ConvertOptions, separator = '
 
 const indentRest = (text: string, width: number) => text.replace(/\n/g, `\n${' '.repeat(width)}`);
 
-function nodeText(node: RootContent, options: ConvertOptions): string {
+function nodeText(node: RootContent, options: TextOptions): string {
   const marker = markerOf(node);
   if (marker) {
     const children = 'children' in node ? blocksText(node.children as RootContent[], options) : '';
@@ -117,10 +178,12 @@ function nodeText(node: RootContent, options: ConvertOptions): string {
     }
     case 'table':
       return node.children.map((row) => row.children.map((cell) => inlineText(cell.children, options)).join('\t')).join('\n');
-    case 'footnoteReference':
-      return `[${node.label ?? node.identifier}]`;
+    case 'footnoteReference': {
+      const number = options.footnotes.get(node.identifier);
+      return number === undefined ? `[^${node.label ?? node.identifier}]` : `[${number}]`;
+    }
     case 'footnoteDefinition':
-      return `[${node.label ?? node.identifier}]: ${blocksText(node.children, options, '\n')}`;
+      return ''; // in the notes at the end, as on screen
     case 'paragraph':
     case 'heading':
       return inlineText(node.children, options);
@@ -132,9 +195,21 @@ function nodeText(node: RootContent, options: ConvertOptions): string {
   return 'value' in node ? String(node.value) : '';
 }
 
-/** Readable plain text of a message: markdown syntax dropped, markers written out ("[Image: alt] url"). */
+/**
+ * Readable plain text of a message: markdown syntax dropped, markers written out ("[Image: alt] url"),
+ * footnotes numbered "[1]" and written out at the end under "Footnotes", as on screen.
+ */
 export function markdownToPlainText(markdown: string, options: ConvertOptions = {}): string {
-  return blocksText(parse(markdown).children, options).trim();
+  const root = parse(markdown, options);
+  const notes = orderFootnotes(root);
+  const textOptions: TextOptions = { ...options, footnotes: new Map(notes.map((note, i) => [note.identifier, i + 1])) };
+  const body = blocksText(root.children, textOptions).trim();
+  if (notes.length === 0) return body;
+  const list = notes.map((note, i) => {
+    const bullet = `${i + 1}. `;
+    return bullet + indentRest(blocksText(note.children, textOptions, '\n'), bullet.length);
+  });
+  return `${body}\n\n${FOOTNOTES_LABEL}\n${list.join('\n')}`;
 }
 
 // ---------------------------------------------------------------------------------------------------- HTML
@@ -217,7 +292,9 @@ function toHtml(node: HastNodes, options: ConvertOptions): string {
 
 /** HTML of a message for pasting into Word: no raw HTML from the text, only safe URLs, inline styles. */
 export function markdownToHtml(markdown: string, options: ConvertOptions = {}): string {
-  return toHtml(toHast(parse(markdown), { allowDangerousHtml: true }), options);
+  const hast = toHast(parse(markdown, options), { ...footnoteOptions(COPY_ID_PREFIX), allowDangerousHtml: true });
+  if (hast.type === 'root') prefixFootnoteLabel(hast, COPY_ID_PREFIX);
+  return toHtml(hast, options);
 }
 
 // --------------------------------------------------------------------------------------------------- copy

@@ -1,7 +1,9 @@
 import { Download, FileText } from 'lucide-react';
+import { isOwnFileUrl } from '../../../contract/markers';
+import { PAGE_FILE_SCOPE } from './remark-markers';
 
 export interface MarkdownDocumentProps {
-  /** Already checked (relative or http(s)); '' when the marker had none or an unsafe one. */
+  /** One of the server's own file URLs (remarkMarkers made other ones links); '' when the marker had none. */
   url: string;
   name: string;
 }
@@ -12,7 +14,8 @@ const look =
 
 /** A document marker: a download link with a file icon and the file name. */
 export function MarkdownDocument({ url, name }: MarkdownDocumentProps) {
-  if (!url) {
+  // Checked again here: a download card only ever offers one of our own files.
+  if (!url || !isOwnFileUrl(url, PAGE_FILE_SCOPE)) {
     return (
       <span className={look}>
         <FileText aria-hidden="true" className="size-4 shrink-0 text-gray-500" />

@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { ImageOff } from 'lucide-react';
 import { Button as AriaButton } from 'react-aria-components/Button';
+import { isOwnFileUrl } from '../../../contract/markers';
 import { Modal } from '../modal';
+import { PAGE_FILE_SCOPE } from './remark-markers';
 
 export const IMAGE_LOAD_ERROR = 'Failed to load generated image';
 
 export interface MarkdownImageProps {
-  /** Already checked (relative or http(s)); '' when the marker had none or an unsafe one. */
+  /** One of the server's own file URLs (remarkMarkers made other ones links); '' when the marker had none. */
   url: string;
   alt?: string;
 }
@@ -19,7 +21,8 @@ export function MarkdownImage({ url, alt = '' }: MarkdownImageProps) {
   const [isOpen, setOpen] = useState(false);
   const [failed, setFailed] = useState(false);
 
-  if (!url || failed) {
+  // Checked again here: an image from anywhere else is never loaded, whoever renders this.
+  if (!url || failed || !isOwnFileUrl(url, PAGE_FILE_SCOPE)) {
     return (
       <span className="my-2 inline-flex items-center gap-2 rounded-lg border border-dashed border-gray-300 px-3 py-2 text-sm text-gray-600 dark:border-gray-600 dark:text-gray-300">
         <ImageOff aria-hidden="true" className="size-4 shrink-0" />

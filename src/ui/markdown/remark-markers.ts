@@ -1,10 +1,19 @@
-import type { Paragraph, Root, RootContent } from 'mdast';
+import type { Link, Paragraph, PhrasingContent, Root, RootContent } from 'mdast';
 import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
 import { SKIP, visit } from 'unist-util-visit';
-import type { ErrorMarkerType } from '../../../contract/markers';
+import { linkContext } from '../../../contract/markdown-links';
+import { isOwnFileUrl, safeUrl, type ErrorMarkerType, type OwnFileScope } from '../../../contract/markers';
+
+export { safeUrl };
 
 // The message markers (contract/markers.ts) parsed by remark-directive become elements with these tag names;
 // the renderer maps them to components and the copy pipeline to plain HTML. Pure: no React, no DOM.
+//
+// Only the server's own file URLs may show as an image or a download card (contract/markers.ts, isOwnFileUrl):
+// an image or document marker, or a plain markdown image, that points anywhere else becomes an ordinary link.
+// Nothing from another origin is fetched on its own (no tracking pixels, no data leaking through image URLs),
+// and a stranger's file never looks like one of ours. The server neutralises them too
+// (server/services/marker-safety.ts); this is the renderer's own check, for replies stored before that.
 
 export const MARKER_TAGS = {
   image: 'tanya-image',
@@ -19,31 +28,6 @@ export const ERROR_MARKER_TITLES: Record<ErrorMarkerType, string> = {
 };
 
 export const DEFAULT_TOOLS_LABEL = 'Tools used';
-
-const SAFE_PROTOCOL = /^(https?|mailto)$/i;
-
-/**
- * The URL if it is relative or http(s)/mailto, else null (no `javascript:`, `data:`, `vbscript:`...).
- * Same test as react-markdown's defaultUrlTransform with a shorter list of protocols.
- */
-export function safeUrl(value: string | null | undefined): string | null {
-  const url = (value ?? '').trim();
-  if (!url) return null;
-  const colon = url.indexOf(':');
-  const question = url.indexOf('?');
-  const hash = url.indexOf('#');
-  const slash = url.indexOf('/');
-  if (
-    colon === -1 ||
-    (slash !== -1 && colon > slash) ||
-    (question !== -1 && colon > question) ||
-    (hash !== -1 && colon > hash) ||
-    SAFE_PROTOCOL.test(url.slice(0, colon))
-  ) {
-    return url;
-  }
-  return null;
-}
 
 /** For react-markdown's `urlTransform`: unsafe URLs become ''. */
 export function markdownUrlTransform(url: string): string {
@@ -68,18 +52,55 @@ function setElement(node: Directive, tagName: string, properties: Record<string,
   if (!keepChildren) node.children = [];
 }
 
+/** The page's own files: this origin, under the path the app is served from. */
+export const PAGE_FILE_SCOPE: OwnFileScope = {
+  origin: typeof location === 'undefined' ? undefined : location.origin,
+  basePath: import.meta.env.BASE_URL,
+};
+
+/** A foreign image or document as a plain link (or its text alone inside another link: links do not nest). */
+function asLink(url: string, label: string, insideLink: boolean): PhrasingContent {
+  const text = { type: 'text' as const, value: label || url };
+  return insideLink ? text : ({ type: 'link', url, children: [text] } satisfies Link);
+}
+
 /**
  * remark plugin (after remark-directive): maps `::image`, `::document`, `:::error` and `:::tools` to marker
  * elements with checked URLs. Any other directive goes back to the text it was written as, so prose such as
- * "Note:this" or a stray ":::" is never swallowed.
+ * "Note:this" or a stray ":::" is never swallowed. Images and image/document markers whose URL is not one of
+ * `scope`'s own files become links.
  */
-export function remarkMarkers() {
+export function remarkMarkers(scope: OwnFileScope = PAGE_FILE_SCOPE) {
   return (tree: Root, file: { value?: unknown }) => {
     const source = typeof file.value === 'string' ? file.value : '';
+    const { definitions, insideLink } = linkContext(tree);
+    /** The URL if it is safe but not one of our files (so it must not show as an image or a card). */
+    const foreign = (value: string | null | undefined) => {
+      const url = safeUrl(value);
+      return url && !isOwnFileUrl(url, scope) ? url : null;
+    };
+
     visit(tree, (node, index, parent) => {
+      if (node.type === 'image' || node.type === 'imageReference') {
+        const url = foreign(node.type === 'image' ? node.url : definitions.get(node.identifier));
+        if (url && parent && index !== undefined) {
+          parent.children.splice(index, 1, asLink(url, node.alt ?? '', insideLink.has(node)) as never);
+        }
+        return;
+      }
       if (node.type !== 'containerDirective' && node.type !== 'leafDirective' && node.type !== 'textDirective') return;
       const attributes = node.attributes ?? {};
       const block = node.type !== 'textDirective';
+      if ((node.name === 'image' || node.name === 'document') && parent && index !== undefined) {
+        const url = foreign(attributes.url);
+        if (url) {
+          const label = (node.name === 'image' ? attributes.alt : attributes.name)?.trim() ?? '';
+          const link = asLink(url, label, insideLink.has(node));
+          const replacement: Paragraph | PhrasingContent = block ? { type: 'paragraph', children: [link] } : link;
+          parent.children.splice(index, 1, replacement as never);
+          return [SKIP, index + 1];
+        }
+      }
       switch (node.name) {
         case 'image':
           setElement(node, MARKER_TAGS.image, { url: safeUrl(attributes.url) ?? '', alt: attributes.alt ?? '' }, false);

@@ -10,10 +10,15 @@ type Snap = SnapshotFrom<typeof chatSendMachine>;
  * Model conversation ids, each standing for one the browser test has in hand:
  * - OTHER: a finished conversation the test made before the path starts (opened from the list);
  * - MID_REPLY: a conversation whose first reply is still being written when the page opens it (a reload);
- * - `new-N`: the conversation a question on the new-chat screen creates (its id comes with the control record).
+ * - `new-N`: the conversation a question on the new-chat screen creates (its id comes with the control record);
+ * - LONG: a conversation of LONG_COUNT messages seeded before the path starts (local runs only): it opens on its
+ *   latest page and the reader scrolls up for the one before.
  */
 export const OTHER = 'other';
 export const MID_REPLY = 'mid-reply';
+export const LONG = 'long';
+/** More than one page (50) and less than two: one earlier page, which holds the first message. */
+export const LONG_COUNT = 60;
 
 const at = '2025-01-01T10:00:00.000Z';
 const msg = (id: string, conversation_id: string, sender: ChatMessage['sender'], status: ChatMessage['status'] = 'complete'): ChatMessage => ({
@@ -22,6 +27,13 @@ const msg = (id: string, conversation_id: string, sender: ChatMessage['sender'],
 const conversationOf = (id: string, streaming: boolean): ConversationMessages => ({
   conversation: { id, title: 'Title', created_at: at, updated_at: at },
   messages: [msg(`${id}-u1`, id, 'user'), msg(`${id}-a1`, id, 'Assistant', streaming ? 'streaming' : 'complete')],
+  earlier_cursor: id === LONG ? `${id}-earlier` : null,
+});
+/** The page before LONG's latest one: its first messages. */
+const earlierOf = (id: string): ConversationMessages => ({
+  conversation: { id, title: 'Title', created_at: at, updated_at: at },
+  messages: [msg(`${id}-u0`, id, 'user'), msg(`${id}-a0`, id, 'Assistant')],
+  earlier_cursor: null,
 });
 const options = { browsing: false, imageGeneration: false, reasoningEffort: 'low' as const };
 /** Server ids are unique per generated event (the generator reuses one stored snapshot per key). */
@@ -42,11 +54,23 @@ function eventsFor(s: Snap): Step[] {
       ];
     case 'idle': {
       if (c.loadError) return [{ type: 'conversation.open', conversationId: null }];
+      // The long conversation only scrolls up (its page, then nothing more: the path ends there).
+      if (id === LONG) {
+        if (c.loadingEarlier !== null) {
+          return [
+            { type: 'xstate.done.actor.loadEarlier', output: earlierOf(id), actorId: 'loadEarlier' },
+            { type: 'xstate.error.actor.loadEarlier', error: new Error('500'), actorId: 'loadEarlier' },
+          ];
+        }
+        return c.earlierCursor !== null ? [{ type: 'messages.loadEarlier' }] : [];
+      }
       const saved = c.messages.find((m) => m.sender === 'user' && !m.id.startsWith('temp-'));
       return [
         { type: 'message.submit', text: 'Question', ...options },
         ...(saved ? [{ type: 'message.edit', messageId: saved.id, text: 'Edited', ...options }] : []),
         ...open,
+        // Opened from a new chat only: enough to reach its transitions.
+        ...(id === null ? [{ type: 'conversation.open', conversationId: LONG }] : []),
       ];
     }
     case 'replying.thinking': {
@@ -77,7 +101,9 @@ function eventsFor(s: Snap): Step[] {
 }
 
 /** Faults a browser cannot cause on a real deployment: the send, a load or a refresh failing. */
-const FAULTS = new Set(['stream.failed', 'xstate.error.actor.loadMessages', 'xstate.error.actor.loadRecent']);
+const FAULTS = new Set(['stream.failed', 'xstate.error.actor.loadMessages', 'xstate.error.actor.loadRecent', 'xstate.error.actor.loadEarlier']);
+/** Only a local run can seed the long conversation. */
+const opensLong = (e: Step) => e.type === 'conversation.open' && e.conversationId === LONG;
 
 const kind = (id: string | null) => (id === null ? 'none' : id.startsWith('new-') ? 'new' : id);
 
@@ -94,7 +120,9 @@ export const chatSendPaths = asSteps<{ conversationId: string | null }>(covering
       s.context.messages.some((m) => m.sender === 'user' && !m.id.startsWith('temp-')),
       s.context.streamingMessageId?.startsWith('temp-') ?? null,
       s.context.loadError !== null,
+      s.context.earlierCursor !== null,
+      s.context.loadingEarlier !== null,
     ]),
   simpleKey: (s) => JSON.stringify([s.value, kind(s.context.conversationId)]),
-  filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
+  filterEvents: (_s, e) => isLocalServer || !(FAULTS.has(e.type) || opensLong(e as Step)),
 })));

@@ -6,8 +6,9 @@ import {
   SEND_REQUEST_FAILED,
 } from '../../../machines/chat-send.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
-import { accounts, isLocalServer, signInAndLand } from '../helpers/accounts';
-import { chatSendMachine, chatSendPaths as paths, MID_REPLY, OTHER } from './chat-send.paths-model';
+import { numberedLabel, seedConversation } from '../../bench/seed-conversation';
+import { accounts, isLocalServer, localDataDir, signInAndLand } from '../helpers/accounts';
+import { chatSendMachine, chatSendPaths as paths, LONG, LONG_COUNT, MID_REPLY, OTHER } from './chat-send.paths-model';
 import {
   ask,
   assistantMessages,
@@ -27,10 +28,14 @@ import {
  * server. A reply written elsewhere is followed after a reload in the middle of a reply (when the shared machine
  * is too slow to reload before the reply ends, that one load is answered as the server did a moment earlier).
  *
- * Generated only locally (no E2E_BASE_URL), because they are faults a browser cannot cause on a deployment and
- * are forced here with `page.route` stubs: the send failing (`stream.failed`: the request aborted), loading a
- * conversation failing (`xstate.error.actor.loadMessages`: a 500) and Refresh message failing
- * (`xstate.error.actor.loadRecent`: a 500 with the server's sentence).
+ * A long conversation (more than one page of messages, seeded into the local database) opens on its latest page;
+ * scrolling to the top loads the page before it.
+ *
+ * Generated only locally (no E2E_BASE_URL): the long conversation (seeded), and the faults a browser cannot cause on
+ * a deployment, forced here with `page.route` stubs: the send failing (`stream.failed`: the request aborted), loading
+ * a conversation failing (`xstate.error.actor.loadMessages`: a 500), Refresh message failing
+ * (`xstate.error.actor.loadRecent`: a 500 with the server's sentence) and the earlier page failing
+ * (`xstate.error.actor.loadEarlier`: a 500).
  *
  * Not generated: a stream broken half-way or a server `error` record, the send actor itself throwing and the
  * follow poll failing (the model test covers them), and conversation opens that only the machine can tell apart.
@@ -39,6 +44,10 @@ const REFRESH_DETAIL = 'The database is unavailable';
 
 const isMessagesLoad = (id: string) => (url: URL) => url.pathname.endsWith(`/chat/conversations/${id}/messages`);
 const isRecentLoad = (url: URL) => url.pathname.endsWith('/messages/recent');
+const isEarlierLoad = (url: URL) => url.pathname.endsWith('/messages') && url.searchParams.has('before');
+const longLabel = (n: number) => numberedLabel(n, LONG_COUNT);
+/** Scrolls the conversation to its top, as a reader does to see what came before. */
+const scrollToTop = (page: Page) => page.getByTestId('message-scroller').evaluate((el) => el.scrollTo({ top: 0 }));
 const SEND = '**/api/v1/chat/messages*';
 const refreshButton = (page: Page) => page.getByRole('button', { name: 'Refresh message' });
 
@@ -130,12 +139,17 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
     }
     case 'xstate.done.actor.loadMessages': {
       const id = new URL(page.url()).searchParams.get('id')!;
+      if (id === w.ids.get(LONG)) {
+        // Its latest page, at the end; the first message is not loaded.
+        await expect(page.getByText(longLabel(LONG_COUNT))).toBeInViewport();
+        await expect(page.getByText(longLabel(1))).toHaveCount(0);
+        return;
+      }
       const asked = w.questions.get(id)!;
       await expect(userMessages(page).first()).toContainText(asked);
-      // A reply still being written elsewhere is followed: it shows as busy until it is complete.
-      if ((event.output as { messages: Array<{ status: string }> }).messages.some((m) => m.status === 'streaming')) {
-        await expect(assistantMessages(page).last()).toHaveAttribute('aria-busy', 'true');
-      } else {
+      // A reply still being written elsewhere is followed until it is complete (the follow step checks the end);
+      // whether it still shows busy now depends on the machine's speed (the follow checks every second).
+      if (!(event.output as { messages: Array<{ status: string }> }).messages.some((m) => m.status === 'streaming')) {
         await expect(assistantMessages(page).last()).not.toHaveAttribute('aria-busy', 'true');
       }
       return;
@@ -146,6 +160,25 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       await page.unroute(isMessagesLoad(new URL(page.url()).searchParams.get('id')!));
       return;
     }
+    case 'messages.loadEarlier':
+      if (next?.type === 'xstate.error.actor.loadEarlier') await page.route(isEarlierLoad, (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
+      await scrollToTop(page);
+      return;
+    case 'xstate.done.actor.loadEarlier':
+      // The page before is above the messages that were shown: up at the top is the first message.
+      await expect(page.getByText('Loading earlier messages')).toHaveCount(0);
+      // Rows drawn for the first time are measured and the list keeps what is on screen in place, which can
+      // move the reader down from the very top, as a reader sees: they scroll up once more.
+      await expect(async () => {
+        await scrollToTop(page);
+        await expect(page.getByText(longLabel(1))).toBeInViewport({ timeout: 1_000 });
+      }).toPass({ timeout: 15_000 });
+      return;
+    case 'xstate.error.actor.loadEarlier':
+      await expect(page.getByText(FETCH_MESSAGES_FAILED)).toBeVisible();
+      await expect(page.getByText(longLabel(1))).toHaveCount(0);
+      await page.unroute(isEarlierLoad);
+      return;
     default:
       throw new Error(`no browser step for ${event.type}`);
   }
@@ -158,6 +191,9 @@ async function setUp(page: Page, w: World, input: { conversationId: string | nul
     const id = await startConversation(page, asked);
     w.ids.set(OTHER, id);
     w.questions.set(id, asked);
+  }
+  if (events.some((e) => e.type === 'conversation.open' && e.conversationId === LONG)) {
+    w.ids.set(LONG, (await seedConversation(localDataDir, accounts.user, LONG_COUNT, { numbered: true })).id);
   }
   await page.goto('/chat');
   await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();

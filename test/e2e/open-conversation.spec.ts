@@ -1,0 +1,83 @@
+import { expect, test, type Page, type Request } from '@playwright/test';
+import { accounts, signInAndLand } from './helpers/accounts';
+
+// Opening a conversation in a new tab: its messages are requested while the app boots, not after the chat
+// screen's code has loaded and rendered (that waterfall cost most of the time to the last message on screen).
+
+const isMessagesCall = (r: Request) => r.method() === 'GET' && /\/api\/v1\/chat\/conversations\/[^/]+\/messages$/.test(new URL(r.url()).pathname);
+/** The chat route's own chunk (routes.tsx loads src/features/chat/chat-page.tsx lazily). */
+const CHAT_SCREEN_CHUNK = /\/assets\/chat-page-[\w-]+\.js$/;
+/** How long the chat screen's code is held back at most, waiting for the messages request. */
+const HOLD_MS = 5_000;
+
+const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+
+test('a tab opened on a conversation asks for its messages before the chat screen has loaded, once', async ({ page, context }) => {
+  // A whole offline reply is written first.
+  test.setTimeout(90_000);
+  await signInAndLand(page, accounts.user, /\/chat$/);
+  const question = `Open me early ${Math.random().toString(36).slice(2, 8)}`;
+  await messageBox(page).fill(question);
+  await messageBox(page).press('Enter');
+  await expect(page).toHaveURL(/\/chat\?id=/);
+  await expect(page.getByRole('article', { name: 'Assistant message' }).last()).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
+  const conversationUrl = page.url();
+
+  // A second tab of the same person (same session in storage).
+  const tab = await context.newPage();
+  const messageCalls: Request[] = [];
+  let sawMessagesCall: () => void = () => undefined;
+  const messagesRequested = new Promise<boolean>((resolve) => (sawMessagesCall = () => resolve(true)));
+  tab.on('request', (r) => {
+    if (!isMessagesCall(r)) return;
+    messageCalls.push(r);
+    sawMessagesCall();
+  });
+  // The chat screen's code is held back until the messages have been asked for (or HOLD_MS has passed).
+  let requestedBeforeScreen: boolean | null = null;
+  await tab.route(CHAT_SCREEN_CHUNK, async (route) => {
+    const requested = await Promise.race([messagesRequested, new Promise<boolean>((r) => setTimeout(() => r(false), HOLD_MS))]);
+    requestedBeforeScreen ??= requested;
+    await route.continue();
+  });
+
+  await tab.goto(conversationUrl);
+  // A tab without HTTP cache (routing turns it off) on a busy machine: more than the default 7 s.
+  await expect(tab.getByRole('article', { name: 'Your message' })).toContainText(question, { timeout: 30_000 });
+  await expect(tab.getByRole('article', { name: 'Assistant message' })).toHaveCount(1);
+  expect(requestedBeforeScreen, 'the messages were requested while the chat screen was still loading').toBe(true);
+  expect(messageCalls, 'one request for the messages: the chat screen took the early one').toHaveLength(1);
+  await tab.close();
+});
+
+test('a signed-in visitor’s chat screen code is asked for beside the app’s entry, not once the entry has run', async ({ page, context }) => {
+  await signInAndLand(page, accounts.user, /\/chat$/);
+  const html = await (await page.request.get('/chat')).text();
+  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html)?.[1];
+  expect(entry, 'index.html names the app entry').toBeTruthy();
+
+  const tab = await context.newPage();
+  let sawScreenCode: () => void = () => undefined;
+  const screenCodeRequested = new Promise<boolean>((resolve) => (sawScreenCode = () => resolve(true)));
+  tab.on('request', (r) => CHAT_SCREEN_CHUNK.test(r.url()) && sawScreenCode());
+  // The entry is held back until the chat screen's code has been asked for (or HOLD_MS has passed).
+  let requestedBeforeEntry: boolean | null = null;
+  await tab.route((url) => url.pathname === entry, async (route) => {
+    const requested = await Promise.race([screenCodeRequested, new Promise<boolean>((r) => setTimeout(() => r(false), HOLD_MS))]);
+    requestedBeforeEntry ??= requested;
+    await route.continue();
+  });
+  await tab.goto('/chat');
+  await expect(tab.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
+  expect(requestedBeforeEntry, 'the chat screen code was asked for while the entry was still loading').toBe(true);
+  await tab.close();
+});
+
+test('a signed-out visitor opening a conversation is sent to Login without asking for it', async ({ page }) => {
+  const messageCalls: string[] = [];
+  page.on('request', (r) => isMessagesCall(r) && messageCalls.push(r.url()));
+  await page.goto('/chat?id=00000000-0000-4000-8000-000000000000');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+  expect(messageCalls).toEqual([]);
+});
