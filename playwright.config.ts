@@ -13,7 +13,9 @@ export default defineConfig({
   testDir: 'test/e2e',
   outputDir: `test-results/e2e-artifacts-${port}`,
   timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // A screen's first render is app boot plus its lazy code: on 2 busy CI cores (two browsers and the server) the
+  // heaviest (the UI-kit playground) took over 7 s at times. Speed is measured by `npm run bench`, not here.
+  expect: { timeout: 15_000 },
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   // CI runs on 2 busy cores, where a few timing-bound browser steps have missed once in a full run (see the
