@@ -12,7 +12,7 @@ import { chatSendMachine, chatSendPaths as paths, LONG, LONG_COUNT, MID_REPLY, O
 import {
   ask,
   assistantMessages,
-  conversationLink,
+  revealConversationLink,
   errorEnvelope,
   expectReplyComplete,
   startConversation,
@@ -133,7 +133,7 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       if (next?.type === 'xstate.error.actor.loadMessages') {
         await page.route(isMessagesLoad(id), (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
       }
-      await conversationLink(page, id).click();
+      await (await revealConversationLink(page, id)).click();
       await expect(page).toHaveURL(new RegExp(`id=${id}$`));
       return;
     }

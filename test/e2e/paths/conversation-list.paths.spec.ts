@@ -21,7 +21,7 @@ import {
   SHORT,
   WORD,
 } from './conversation-list.paths-model';
-import { conversationLink, conversationNav, errorEnvelope } from './paths-support';
+import { conversationNav, errorEnvelope, revealConversationLink } from './paths-support';
 
 /**
  * The conversation list's generated paths (machines/conversation-list.machine.ts: rename and delete) and its two
@@ -87,14 +87,7 @@ test.describe('conversation-list paths (generated from machines/conversation-lis
       const question = `Rename me ${Math.random().toString(36).slice(2, 8)}`;
       const id = await createConversation(request, await apiToken(request), question);
       await signInAndLand(page, accounts.user, /\/chat$/);
-      const link = conversationLink(page, id);
-      // Other workers create conversations for the same account meanwhile, which can push this one off the first
-      // page: load more until it shows, as a person would.
-      await expect(async () => {
-        if (await link.isVisible()) return;
-        await conversationNav(page).getByRole('button', { name: 'Load more' }).click({ timeout: 2_000 });
-        await expect(link).toBeVisible({ timeout: 2_000 });
-      }).toPass({ timeout: 30_000 });
+      const link = await revealConversationLink(page, id);
       const item = conversationNav(page).getByRole('listitem').filter({ has: page.locator(`a[href="/chat?id=${id}"]`) });
       let title = (await link.innerText()).trim();
       for (const [i, event] of path.events.entries()) {

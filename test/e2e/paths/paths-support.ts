@@ -77,6 +77,20 @@ export const userMessages = (page: Page) => page.getByRole('article', { name: 'Y
 export const conversationLink = (page: Page, id: string) =>
   conversationNav(page).getByRole('link').and(page.locator(`[href="/chat?id=${encodeURIComponent(id)}"]`));
 
+/**
+ * The conversation's link, brought into the list first: other workers create conversations for the same account
+ * meanwhile, which can push this one off the first page, so load more until it shows, as a person would.
+ */
+export async function revealConversationLink(page: Page, id: string) {
+  const link = conversationLink(page, id);
+  await expect(async () => {
+    if (await link.isVisible()) return;
+    await conversationNav(page).getByRole('button', { name: 'Load more' }).click({ timeout: 2_000 });
+    await expect(link).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  return link;
+}
+
 /** Asks in the open chat (Enter sends, as a person does). */
 export async function ask(page: Page, text: string) {
   await messageBox(page).fill(text);
