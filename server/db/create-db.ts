@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { Config } from '../config';
 import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import type { Database } from './database';
+import { startCheckpointer } from './sqlite-checkpointer';
 
 export type Db = Kysely<Database>;
 
@@ -27,7 +28,22 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'sqlitePath'>, opt
   // Another process (a second instance, a backup) may hold the write lock briefly.
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // Checkpoints happen in a worker thread, not inside the app's commits (see sqlite-checkpointer.ts).
+  sqlite.pragma('wal_autocheckpoint = 0');
+  const checkpointer = startCheckpointer(config.sqlitePath);
+  const database = withStatementCache(sqlite);
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({
+      database: {
+        ...database,
+        // Kysely does not wait for close: the app's connection closes at once, the worker's on its own.
+        close() {
+          database.close();
+          void checkpointer.stop();
+        },
+      },
+    }),
+  });
 }
 
 /** Distinct SQL texts kept prepared; the app issues a few hundred, the rest (IN lists of many sizes) rotate out. */

@@ -1,125 +1,43 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { z } from 'zod';
-import { type ReasoningEffort, type StreamError, type sendMessageRequest } from '../../contract/chat';
-import { CONVERSATION_BUSY, DEFAULT_CONVERSATION_TITLE, UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
+import type { StreamError } from '../../contract/chat';
+import { DEFAULT_CONVERSATION_TITLE, UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
 import { errorMarker, type ErrorMarkerType } from '../../contract/markers';
 import type { AppContext } from '../context';
-import type { Database } from '../db/database';
-import {
-  insertConversation,
-  releaseAnsweringLease,
-  takeAnsweringLease,
-  touchConversation,
-  type ConversationRecord,
-} from '../db/repositories/conversations';
-import {
-  deleteMessagesAfter,
-  finishReply,
-  findOwnUserMessage,
-  insertMessage,
-  listLatestMessages,
-  markInterruptedReplies,
-  updateMessage,
-  type MessageRecord,
-} from '../db/repositories/messages';
+import { releaseAnsweringLease } from '../db/repositories/conversations';
+import { finishReply, type MessageRecord } from '../db/repositories/messages';
 import type { UserRecord } from '../db/repositories/users';
-import { isoFromNow } from '../db/timestamps';
 import { inTransaction } from '../db/transaction';
 import { describeError, LlmCallError, type ChatChunk, type ChatTurn, type TokenUsage } from '../llm/types';
-import { MESSAGE_NOT_FOUND, requireOwnConversation, withoutErrorMarkers } from './chat';
-import { ConflictError, NotFoundError } from './errors';
-import { composeSystemPrompt } from './system-prompt';
+import { withoutErrorMarkers } from './chat';
+import type { Exchange } from './exchange';
 import { neutraliseForeignMarkers } from './marker-safety';
+import type { ModelCall } from './model-call';
+import { composeSystemPrompt } from './system-prompt';
 import { makeTitle } from './titles';
-import { LEASE_MS, newLeaseOwner, REPLY_INTERRUPTED } from './reply-leases';
 import { replyWriterFor } from './reply-writer';
 import { countTurnTokens, recordModelCall, resolveUsage } from './usage';
-
-/** Earlier messages read for the history; the token budget (LLM_HISTORY_TOKENS) usually stops sooner. */
-const HISTORY_MAX_MESSAGES = 200;
 
 export const LLM_FAILED = 'The AI model could not answer just now. Please try again in a moment.';
 export const MAX_TOKENS_REACHED =
   'The reply stopped because it reached the maximum length. Ask me to continue, or ask a shorter question.';
 export const CONTENT_FILTERED = "The model provider's content filter stopped this reply.";
 
-export type SendMessage = z.output<typeof sendMessageRequest>;
-
-/** The rows a send has written before any model is called. */
-export interface Exchange {
-  conversation: ConversationRecord;
-  userMessage: MessageRecord;
-  /** The assistant's message, 'streaming' and empty until the reply is written into it. */
-  reply: MessageRecord;
-  /** The answering lease's owner string (unique per lease), which renewing and releasing it require. */
-  lease: string;
-}
-
-/**
- * Everything that can refuse a send (404, 409) happens here, before a stream starts. Takes the conversation's
- * answering lease and saves the user's message (new or edited, later messages dropped) and an empty reply.
- */
-export async function startExchange(ctx: AppContext, user: UserRecord, request: SendMessage): Promise<Exchange> {
-  const lease = { until: isoFromNow(LEASE_MS), owner: newLeaseOwner() };
-  if (request.conversation_id === null) {
-    if (request.message_id_to_edit !== null) throw new NotFoundError(MESSAGE_NOT_FOUND);
-    return inTransaction(ctx.db, async (trx) => {
-      const conversation = await insertConversation(trx, {
-        user_id: user.id,
-        client_id: user.client_id,
-        title: DEFAULT_CONVERSATION_TITLE,
-        answering_until: lease.until,
-        answering_owner: lease.owner,
-      });
-      const userMessage = await insertUserMessage(trx, conversation.id, user.id, request.message);
-      return { conversation, userMessage, reply: await insertReply(trx, conversation.id, user.id), lease: lease.owner };
-    });
-  }
-
-  const conversation = await requireOwnConversation(ctx.db, user.id, request.conversation_id);
-  // The lease is taken in the same transaction as the writes (one commit, and a refused edit leaves it free).
-  return inTransaction(ctx.db, async (trx) => {
-    if (!(await takeAnsweringLease(trx, user.id, conversation.id, new Date().toISOString(), lease))) {
-      throw new ConflictError(CONVERSATION_BUSY, 'conversation_busy');
-    }
-    // The lease was free, so a reply still marked 'streaming' belongs to an instance that died mid-way.
-    await markInterruptedReplies(trx, conversation.id, errorMarker('llm', REPLY_INTERRUPTED));
-    let userMessage: MessageRecord;
-    if (request.message_id_to_edit !== null) {
-      const edited = await findOwnUserMessage(trx, user.id, conversation.id, request.message_id_to_edit);
-      if (!edited) throw new NotFoundError(MESSAGE_NOT_FOUND);
-      await updateMessage(trx, edited.id, { content: request.message });
-      await deleteMessagesAfter(trx, conversation.id, edited.seq);
-      userMessage = { ...edited, content: request.message };
-    } else {
-      userMessage = await insertUserMessage(trx, conversation.id, user.id, request.message);
-    }
-    const reply = await insertReply(trx, conversation.id, user.id);
-    await touchConversation(trx, conversation.id);
-    return { conversation, userMessage, reply, lease: lease.owner };
-  });
-}
-
-function insertUserMessage(db: Kysely<Database>, conversationId: string, userId: string, content: string) {
-  return insertMessage(db, { conversation_id: conversationId, user_id: userId, sender: 'user', content, status: 'complete' });
-}
-
-function insertReply(db: Kysely<Database>, conversationId: string, userId: string) {
-  return insertMessage(db, { conversation_id: conversationId, user_id: userId, sender: 'Assistant', content: '', status: 'streaming' });
-}
-
 export interface ReplyJob {
   user: UserRecord;
   exchange: Exchange;
-  reasoningEffort: ReasoningEffort;
+  /** The model call answering (made before the exchange was saved), or why none could be made. */
+  call: { ok: true; call: ModelCall } | { ok: false; error: unknown };
   /** Filled in up to the model's first chunk, then logged at debug level (the first-token bench reads it). */
   timings?: SendTimings;
 }
 
-/** When each step of a send ended, in ms since the epoch: comparable between processes on one host. */
+/**
+ * When each step of a send ended, in ms since the epoch: comparable between processes on one host. In order:
+ * start, rateLimit, entitlements, plan (conversation and history read), systemPrompt, tokens (history counted),
+ * modelCalled; then exchange (the question saved, while the model works) and firstChunk.
+ */
 export type SendTimings = Partial<
-  Record<'start' | 'rateLimit' | 'entitlements' | 'exchange' | 'systemPrompt' | 'history' | 'tokens' | 'modelCalled' | 'firstChunk', number>
+  Record<'start' | 'rateLimit' | 'entitlements' | 'plan' | 'systemPrompt' | 'tokens' | 'modelCalled' | 'exchange' | 'firstChunk', number>
 >;
 
 export const moment = () => performance.timeOrigin + performance.now();
@@ -159,17 +77,15 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
   const timings = job.timings ?? {};
 
   try {
-    prompt = await buildPrompt(ctx, user, exchange, timings);
-    started = performance.now();
-    timings.modelCalled = moment();
+    // No call: building the prompt failed (a bug); reported below like any other.
+    if (!job.call.ok) throw job.call.error;
+    const { call } = job.call;
+    prompt = call.prompt;
+    started = call.startedAt;
+    let finished = false;
     try {
-      const chunks = ctx.llm.stream({
-        messages: prompt,
-        reasoningEffort: job.reasoningEffort,
-        maxTokens: ctx.config.llm.maxTokens,
-        signal: ctx.closing,
-      });
-      for await (const chunk of chunks) {
+      for (let next = await call.first; !next.done; next = await call.chunks.next()) {
+        const chunk = next.value;
         if (chunk.type === 'finish') {
           finish = chunk;
           source = chunk.source;
@@ -182,13 +98,19 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
           }
         }
       }
+      finished = true;
     } catch (err) {
+      finished = true;
       // Anything else thrown while streaming (a bug, an abort at shutdown) is not the provider's failure.
       if (!(err instanceof LlmCallError)) throw err;
       source = err.source;
       log.warn({ err: describeError(err) }, 'model call failed');
       failure = { type: 'llm', message: LLM_FAILED };
       appendMarker('llm', LLM_FAILED);
+    } finally {
+      call.release();
+      // Stopped early by a bug here: the model's stream (its connection) is closed too.
+      if (!finished) call.chunks.return?.().catch(() => undefined);
     }
     if (finish?.finishReason === 'length') appendMarker('max-tokens', MAX_TOKENS_REACHED);
     if (finish?.finishReason === 'filtered') appendMarker('llm', CONTENT_FILTERED);
@@ -238,15 +160,23 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
   }
 }
 
-/** System prompt, then as much recent history as the token budget allows (newest kept), then the question. */
-async function buildPrompt(ctx: AppContext, user: UserRecord, exchange: Exchange, timings: SendTimings): Promise<ChatTurn[]> {
+/**
+ * The model's prompt: system prompt, then as much recent history as the token budget allows (newest kept), then
+ * the question. `earlier`: the messages before the question, oldest first.
+ */
+export async function buildPrompt(
+  ctx: AppContext,
+  user: UserRecord,
+  earlier: readonly MessageRecord[],
+  question: string,
+  timings: SendTimings,
+): Promise<ChatTurn[]> {
   const system = await composeSystemPrompt(ctx.db, { user, now: new Date() });
   timings.systemPrompt = moment();
-  const earlier = await listLatestMessages(ctx.db, exchange.conversation.id, HISTORY_MAX_MESSAGES, exchange.userMessage.seq);
-  timings.history = moment();
   const history: ChatTurn[] = [];
   let budget = ctx.config.llm.historyTokens;
-  for (const message of earlier.reverse()) {
+  for (let i = earlier.length - 1; i >= 0; i--) {
+    const message = earlier[i];
     // Unfinished or failed replies are not something the model said.
     if (message.sender === 'Assistant' && message.status !== 'complete') continue;
     const turn: ChatTurn = {
@@ -256,10 +186,11 @@ async function buildPrompt(ctx: AppContext, user: UserRecord, exchange: Exchange
     if (!turn.content) continue;
     budget -= countTurnTokens(turn);
     if (budget < 0) break;
-    history.unshift(turn);
+    history.push(turn);
   }
+  history.reverse();
   timings.tokens = moment();
-  return [{ role: 'system', content: system }, ...history, { role: 'user', content: exchange.userMessage.content }];
+  return [{ role: 'system', content: system }, ...history, { role: 'user', content: question }];
 }
 
 /** Book-keeping after the reply must not stop the stream from ending: failures are logged, not thrown. */

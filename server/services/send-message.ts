@@ -1,10 +1,15 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { StreamControl } from '../../contract/chat';
 import type { Feature } from '../../contract/features';
 import type { AppContext } from '../context';
 import type { UserRecord } from '../db/repositories/users';
-import { moment, startExchange, startReply, type SendMessage, type SendTimings } from './chat-stream';
+import { buildPrompt, moment, startReply, type ReplyJob, type SendTimings } from './chat-stream';
 import { requireFeatures } from './entitlements';
+import { planExchange, saveExchange, type SendMessage } from './exchange';
+import { callModel } from './model-call';
 import { enforceRateLimit } from './rate-limit';
+
+export type { SendMessage } from './exchange';
 
 export interface StartedSend {
   /** The stream's first record. */
@@ -24,8 +29,8 @@ export function requestedFeatures(request: SendMessage): Feature[] {
 
 /**
  * POST /chat/messages up to the stream: every refusal (429 too many questions, 403 a feature outside the package,
- * 404, 409) comes from here, before anything is streamed. Then the question is saved and the reply starts
- * being written in the background.
+ * 404, 409) comes from here, before anything is streamed. The model is asked as soon as the send is known to be
+ * allowed, and the question saved while it works on its first token; then the reply is written in the background.
  */
 export async function startSend(ctx: AppContext, user: UserRecord, request: SendMessage): Promise<StartedSend> {
   const timings: SendTimings = { start: moment() };
@@ -33,9 +38,30 @@ export async function startSend(ctx: AppContext, user: UserRecord, request: Send
   timings.rateLimit = moment();
   await requireFeatures(ctx.db, user, requestedFeatures(request));
   timings.entitlements = moment();
-  const exchange = await startExchange(ctx, user, request);
+  const plan = await planExchange(ctx.db, user, request);
+  timings.plan = moment();
+
+  let call: ReplyJob['call'];
+  try {
+    const prompt = await buildPrompt(ctx, user, plan.history, request.message, timings);
+    call = { ok: true, call: callModel(ctx, prompt, request.reasoning_effort) };
+    timings.modelCalled = moment();
+    // The request is on its way once the event loop has turned: the saves below may block it (SQLite is synchronous).
+    await yieldToLoop();
+  } catch (err) {
+    // Reported on the stream (the exchange is still saved, the reply ends as an error): a bug, not a refusal.
+    call = { ok: false, error: err };
+  }
+
+  let exchange;
+  try {
+    exchange = await saveExchange(ctx, user, request, plan);
+  } catch (err) {
+    if (call.ok) call.call.cancel();
+    throw err;
+  }
   timings.exchange = moment();
-  const streamId = startReply(ctx, { user, exchange, reasoningEffort: request.reasoning_effort, timings });
+  const streamId = startReply(ctx, { user, exchange, call, timings });
   return {
     control: {
       conversation_id: exchange.conversation.id,

@@ -19,11 +19,15 @@ export interface StreamHub {
   publish(streamId: string, event: ReplyEvent): void;
   /** No more events; the stream is kept a little longer for late subscribers. */
   close(streamId: string): void;
-  /** Replays what was published so far, then follows live. Returns the unsubscribe function. */
+  /**
+   * Replays what was published so far (the text so far may come as one delta), then follows live. Returns the
+   * unsubscribe function.
+   */
   subscribe(streamId: string, subscriber: ReplySubscriber): () => void;
 }
 
 interface Channel {
+  /** What a late subscriber is replayed: consecutive deltas kept as one (the same text, few objects to hold). */
   events: ReplyEvent[];
   subscribers: Set<ReplySubscriber>;
   closed: boolean;
@@ -41,7 +45,11 @@ export function createMemoryStreamHub(): StreamHub {
     publish(streamId, event) {
       const channel = channels.get(streamId);
       if (!channel || channel.closed) return;
-      channel.events.push(event);
+      const last = channel.events.at(-1);
+      // A thousand replies streaming (and each kept a minute after its end) would otherwise hold an object per
+      // word: memory, and garbage-collection pauses that hold up every other request.
+      if (event.type === 'delta' && last?.type === 'delta') channel.events[channel.events.length - 1] = { type: 'delta', text: last.text + event.text };
+      else channel.events.push(event);
       for (const s of channel.subscribers) safely(() => s.onEvent(event));
     },
     close(streamId) {

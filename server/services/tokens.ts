@@ -37,9 +37,22 @@ const ISSUER = 'tanya';
 // Other tokens signed with the same secret later (activation, SSO state) get their own audience, so none of them
 // can ever pass for an access token.
 const ACCESS_AUDIENCE = 'tanya-api';
+/** Verified access tokens remembered (the oldest forgotten first): far more than the sessions active at once. */
+const VERIFIED_CACHE_SIZE = 10_000;
 
 export function createTokenService(secret: string, accessTtlSeconds: number): TokenService {
   const key = new TextEncoder().encode(secret);
+  // Imported once: given the raw bytes, jose imports a WebCrypto key again on every sign and verify.
+  let hmacKey: Promise<CryptoKey> | undefined;
+  const signingKey = () =>
+    (hmacKey ??= crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+  // Tokens that passed verification, until they expire: a signed token stays valid (or not) for good, so every
+  // later request with it needs only the expiry checked, not the signature again (a WebCrypto job each time).
+  const verified = new Map<string, { claims: AccessClaims; exp: number }>();
+  const remember = (token: string, claims: AccessClaims, exp: number) => {
+    if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+    verified.set(token, { claims, exp });
+  };
   return {
     async signAccessToken(claims) {
       return new SignJWT({ role: claims.role, client_id: claims.client_id })
@@ -49,19 +62,27 @@ export function createTokenService(secret: string, accessTtlSeconds: number): To
         .setAudience(ACCESS_AUDIENCE)
         .setIssuedAt()
         .setExpirationTime(Math.floor(Date.now() / 1000) + accessTtlSeconds)
-        .sign(key);
+        .sign(await signingKey());
     },
     async verifyAccessToken(token) {
+      const known = verified.get(token);
+      if (known) {
+        if (known.exp > Date.now() / 1000) return known.claims;
+        verified.delete(token);
+        throw new AccessTokenError('expired');
+      }
       try {
         // A token without exp would never expire: refused, like a missing or wrong issuer or audience.
-        const { payload } = await jwtVerify(token, key, {
+        const { payload } = await jwtVerify(token, await signingKey(), {
           algorithms: ['HS256'],
           issuer: ISSUER,
           audience: ACCESS_AUDIENCE,
           requiredClaims: ['exp', 'iss', 'aud', 'sub'],
         });
         if (typeof payload.sub !== 'string') throw new AccessTokenError('invalid');
-        return { sub: payload.sub, role: payload.role as Role, client_id: (payload.client_id as string | null) ?? null };
+        const claims: AccessClaims = { sub: payload.sub, role: payload.role as Role, client_id: (payload.client_id as string | null) ?? null };
+        remember(token, claims, payload.exp!);
+        return claims;
       } catch (err) {
         if (err instanceof AccessTokenError) throw err;
         throw new AccessTokenError(err instanceof errors.JWTExpired ? 'expired' : 'invalid');

@@ -183,18 +183,18 @@ export interface FirstTokenSample {
 }
 
 /** The server's timings of one send (services/chat-stream.ts SendTimings), as logged at debug level. */
-type ServerTimings = Record<'start' | 'rateLimit' | 'entitlements' | 'exchange' | 'systemPrompt' | 'history' | 'tokens' | 'modelCalled' | 'firstChunk', number>;
+type ServerTimings = Record<'start' | 'rateLimit' | 'entitlements' | 'plan' | 'systemPrompt' | 'tokens' | 'modelCalled' | 'exchange' | 'firstChunk', number>;
 
-/** The steps of a send, in order, with what each covers. */
+/** The steps of a send, in order, with what each covers (`saving` overlaps the model's own time, the rest add up). */
 const STEPS = {
   request: 'HTTP, body, sign-in check, validation',
   rateLimit: 'rate limit',
   entitlements: 'entitlements',
-  exchange: 'lease and saving the question',
-  systemPrompt: 'hand-off, system prompt',
-  history: 'reading the history',
+  plan: 'reading the conversation (lease, edited message) and the history',
+  systemPrompt: 'system prompt',
   tokens: 'counting history tokens',
   toModel: 'model client until the request arrives',
+  saving: '(lease and saving the question, while the model works: not on the path)',
   fromModel: "model's first byte until its first chunk is read",
   toClient: 'that chunk until the client reads it',
 } as const;
@@ -208,11 +208,11 @@ function stepsOf(t: ServerTimings, result: SendResult, call: ModelCall): Record<
     request: t.start - epoch(result.sentAt),
     rateLimit: t.rateLimit - t.start,
     entitlements: t.entitlements - t.rateLimit,
-    exchange: t.exchange - t.entitlements,
-    systemPrompt: t.systemPrompt - t.exchange,
-    history: t.history - t.systemPrompt,
-    tokens: t.tokens - t.history,
-    toModel: epoch(call.receivedAt) - t.modelCalled,
+    plan: t.plan - t.entitlements,
+    systemPrompt: t.systemPrompt - t.plan,
+    tokens: t.tokens - t.systemPrompt,
+    toModel: epoch(call.receivedAt) - t.tokens,
+    saving: t.exchange - t.modelCalled,
     fromModel: t.firstChunk - epoch(call.firstByteAt),
     toClient: epoch(result.firstDeltaAt) - t.firstChunk,
   };

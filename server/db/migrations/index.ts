@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as foundation from './2026-11-22-01-foundation';
 import * as chat from './2026-11-23-01-chat';
 import * as replyLeases from './2026-11-23-03-reply-leases';
+import * as streamingSearch from './2026-11-23-04-streaming-search';
 
 /** Every migration, in order. Listed by hand: no filesystem glob, so bundlers and tsx see them all. */
 export const migrations: Record<string, Migration> = {
   '2026-11-22-01-foundation': foundation,
   '2026-11-23-01-chat': chat,
   '2026-11-23-03-reply-leases': replyLeases,
+  '2026-11-23-04-streaming-search': streamingSearch,
 };

@@ -40,6 +40,20 @@ export async function findOwnConversation(
   return db.selectFrom('conversations').select(COLUMNS).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 }
 
+/** The same, with the end of its answering lease (null: free), for a send to look before it writes. */
+export async function findOwnConversationWithLease(
+  db: Kysely<Database>,
+  userId: string,
+  id: string,
+): Promise<(ConversationRecord & { answering_until: string | null }) | undefined> {
+  return db
+    .selectFrom('conversations')
+    .select([...COLUMNS, 'answering_until'])
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
 /**
  * Takes the answering lease in one conditional UPDATE, so two instances racing for it cannot both win.
  * False when a reply is still being written (or the conversation is not the user's).

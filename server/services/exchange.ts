@@ -1,0 +1,132 @@
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { sendMessageRequest } from '../../contract/chat';
+import { CONVERSATION_BUSY, DEFAULT_CONVERSATION_TITLE } from '../../contract/chat-constants';
+import { errorMarker } from '../../contract/markers';
+import type { AppContext } from '../context';
+import type { Database } from '../db/database';
+import {
+  findOwnConversationWithLease,
+  insertConversation,
+  takeAnsweringLease,
+  touchConversation,
+  type ConversationRecord,
+} from '../db/repositories/conversations';
+import {
+  deleteMessagesAfter,
+  findOwnUserMessage,
+  insertMessage,
+  listLatestMessages,
+  markInterruptedReplies,
+  updateMessage,
+  type MessageRecord,
+} from '../db/repositories/messages';
+import type { UserRecord } from '../db/repositories/users';
+import { isoFromNow, isoNow } from '../db/timestamps';
+import { inTransaction } from '../db/transaction';
+import { CONVERSATION_NOT_FOUND, MESSAGE_NOT_FOUND } from './chat';
+import { ConflictError, NotFoundError } from './errors';
+import { LEASE_MS, newLeaseOwner, REPLY_INTERRUPTED } from './reply-leases';
+
+/** Earlier messages read for the history; the token budget (LLM_HISTORY_TOKENS) usually stops sooner. */
+const HISTORY_MAX_MESSAGES = 200;
+
+export type SendMessage = z.output<typeof sendMessageRequest>;
+
+/**
+ * What a send reads before it writes anything: enough to refuse it and to ask the model, so the model is asked
+ * before the exchange is saved (saving then overlaps the model's own time to first token).
+ */
+export interface ExchangePlan {
+  /** null: a new conversation. */
+  conversation: ConversationRecord | null;
+  /** The user's message being edited (later messages go), or null for a new question. */
+  edited: MessageRecord | null;
+  /** The messages before the question, oldest first (at most HISTORY_MAX_MESSAGES of the newest). */
+  history: MessageRecord[];
+}
+
+/** The rows a send has written before its reply is written. */
+export interface Exchange {
+  conversation: ConversationRecord;
+  userMessage: MessageRecord;
+  /** The assistant's message, 'streaming' and empty until the reply is written into it. */
+  reply: MessageRecord;
+  /** The answering lease's owner string (unique per lease), which renewing and releasing it require. */
+  lease: string;
+}
+
+/**
+ * Every refusal of a send to an existing conversation (404 conversation, 409 still answering, 404 message to
+ * edit) comes from here, read-only. The lease is checked again when it is taken (saveExchange): this early look
+ * keeps a busy conversation from costing a model call that would only be cancelled.
+ */
+export async function planExchange(db: Kysely<Database>, user: UserRecord, request: SendMessage): Promise<ExchangePlan> {
+  if (request.conversation_id === null) {
+    if (request.message_id_to_edit !== null) throw new NotFoundError(MESSAGE_NOT_FOUND);
+    return { conversation: null, edited: null, history: [] };
+  }
+  const found = await findOwnConversationWithLease(db, user.id, request.conversation_id);
+  if (!found) throw new NotFoundError(CONVERSATION_NOT_FOUND);
+  const { answering_until: answeringUntil, ...conversation } = found;
+  if (answeringUntil !== null && answeringUntil >= isoNow()) throw new ConflictError(CONVERSATION_BUSY, 'conversation_busy');
+  let edited: MessageRecord | null = null;
+  if (request.message_id_to_edit !== null) {
+    edited = (await findOwnUserMessage(db, user.id, conversation.id, request.message_id_to_edit)) ?? null;
+    if (!edited) throw new NotFoundError(MESSAGE_NOT_FOUND);
+  }
+  const history = await listLatestMessages(db, conversation.id, HISTORY_MAX_MESSAGES, edited?.seq);
+  return { conversation, edited, history };
+}
+
+/**
+ * Takes the conversation's answering lease and saves the user's message (new or edited, later messages
+ * dropped) and an empty reply, in one transaction. Refuses (409, 404) what changed since planExchange looked.
+ */
+export async function saveExchange(ctx: AppContext, user: UserRecord, request: SendMessage, plan: ExchangePlan): Promise<Exchange> {
+  const lease = { until: isoFromNow(LEASE_MS), owner: newLeaseOwner() };
+  const { conversation, edited } = plan;
+  if (conversation === null) {
+    return inTransaction(ctx.db, async (trx) => {
+      const created = await insertConversation(trx, {
+        user_id: user.id,
+        client_id: user.client_id,
+        title: DEFAULT_CONVERSATION_TITLE,
+        answering_until: lease.until,
+        answering_owner: lease.owner,
+      });
+      const userMessage = await insertUserMessage(trx, created.id, user.id, request.message);
+      return { conversation: created, userMessage, reply: await insertReply(trx, created.id, user.id), lease: lease.owner };
+    });
+  }
+
+  // The lease is taken in the same transaction as the writes (one commit, and a refused edit leaves it free).
+  return inTransaction(ctx.db, async (trx) => {
+    if (!(await takeAnsweringLease(trx, user.id, conversation.id, new Date().toISOString(), lease))) {
+      throw new ConflictError(CONVERSATION_BUSY, 'conversation_busy');
+    }
+    // The lease was free, so a reply still marked 'streaming' belongs to an instance that died mid-way.
+    await markInterruptedReplies(trx, conversation.id, errorMarker('llm', REPLY_INTERRUPTED));
+    let userMessage: MessageRecord;
+    if (edited) {
+      // Read again under the lease: an edit that went in meanwhile may have removed it.
+      if (!(await findOwnUserMessage(trx, user.id, conversation.id, edited.id))) throw new NotFoundError(MESSAGE_NOT_FOUND);
+      await updateMessage(trx, edited.id, { content: request.message });
+      await deleteMessagesAfter(trx, conversation.id, edited.seq);
+      userMessage = { ...edited, content: request.message };
+    } else {
+      userMessage = await insertUserMessage(trx, conversation.id, user.id, request.message);
+    }
+    const reply = await insertReply(trx, conversation.id, user.id);
+    await touchConversation(trx, conversation.id);
+    return { conversation, userMessage, reply, lease: lease.owner };
+  });
+}
+
+function insertUserMessage(db: Kysely<Database>, conversationId: string, userId: string, content: string) {
+  return insertMessage(db, { conversation_id: conversationId, user_id: userId, sender: 'user', content, status: 'complete' });
+}
+
+function insertReply(db: Kysely<Database>, conversationId: string, userId: string) {
+  return insertMessage(db, { conversation_id: conversationId, user_id: userId, sender: 'Assistant', content: '', status: 'streaming' });
+}

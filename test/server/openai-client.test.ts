@@ -1,0 +1,166 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createOpenAiCompatibleModel } from '../../server/llm/openai-compatible';
+import { SseDataReader } from '../../server/llm/sse-data';
+import { collectReply, LlmCallError, type ChatChunk } from '../../server/llm/types';
+import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai';
+
+describe('SseDataReader', () => {
+  it('yields each event\'s data once its blank line arrives, however the stream is cut', () => {
+    const stream = 'data: {"a":1}\n\n: comment\nevent: x\ndata: two\ndata: lines\n\ndata:[DONE]\n\n';
+    for (let cut = 0; cut <= stream.length; cut++) {
+      const reader = new SseDataReader();
+      expect([...reader.push(stream.slice(0, cut)), ...reader.push(stream.slice(cut))]).toEqual(['{"a":1}', 'two\nlines', '[DONE]']);
+    }
+  });
+
+  it('takes \\r\\n and \\r line endings, also split between pieces', () => {
+    const stream = 'data: one\r\n\r\ndata: two\r\rdata: three\n\n';
+    for (let cut = 0; cut <= stream.length; cut++) {
+      const reader = new SseDataReader();
+      expect([...reader.push(stream.slice(0, cut)), ...reader.push(stream.slice(cut))]).toEqual(['one', 'two', 'three']);
+    }
+  });
+});
+
+/**
+ * A provider answering each request with the next of `answers` (then the last one again); the requests whose
+ * number (from 1) `drop` names get their connection closed instead, unanswered.
+ */
+async function startScripted(answers: Array<(res: http.ServerResponse) => void>, drop: (n: number) => boolean = () => false) {
+  let requests = 0;
+  let served = 0;
+  let connections = 0;
+  const server = http.createServer((req, res) => {
+    if (drop(++requests)) {
+      req.socket.destroy();
+      return;
+    }
+    req.resume();
+    req.on('end', () => answers[Math.min(served++, answers.length - 1)](res));
+  });
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    served: () => served,
+    connections: () => connections,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const streamOf = (...texts: string[]) => (res: http.ServerResponse) => {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  for (const text of texts) res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\r\n\r\n`);
+  res.end('data: [DONE]\r\n\r\n');
+};
+const refuse = (status: number, headers: http.OutgoingHttpHeaders = {}) => (res: http.ServerResponse) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end('{"error":{"message":"no"}}');
+};
+const question = { messages: [{ role: 'user' as const, content: 'Hi' }] };
+
+describe('the OpenAI-compatible client', () => {
+  let fake: FakeOpenAi;
+  beforeAll(async () => {
+    fake = await startFakeOpenAi();
+  });
+  afterAll(() => fake.close());
+  afterEach(() => fake.respond(() => ({ kind: 'reply', chunks: ['Hello'] })));
+
+  it('streams deltas and finishes with the usage, with the key as bearer token', async () => {
+    const model = createOpenAiCompatibleModel({ baseUrl: `${fake.baseUrl}/`, model: 'm', apiKey: 'k' }, { reasoning: 'auto' });
+    fake.respond(() => ({ kind: 'reply', chunks: ['One', ' two'], usage: { prompt_tokens: 7, completion_tokens: 2 } }));
+    const reply = await collectReply(model, question);
+    expect(reply.text).toBe('One two');
+    expect(reply.finish).toMatchObject({ finishReason: 'stop', usage: { prompt_tokens: 7, completion_tokens: 2 } });
+    expect(fake.requests.at(-1)?.authorization).toBe('Bearer k');
+  });
+
+  it('keeps its connection alive for the next call', async () => {
+    const p = await startScripted([streamOf('Hello')]);
+    try {
+      const model = createOpenAiCompatibleModel({ baseUrl: p.baseUrl, model: 'm', apiKey: undefined }, { reasoning: 'auto' });
+      for (let i = 0; i < 3; i++) expect((await collectReply(model, question)).text).toBe('Hello');
+      expect(p.served()).toBe(3);
+      expect(p.connections()).toBe(1);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('retries a refused request once (after Retry-After-Ms), then reports the status', async () => {
+    const p = await startScripted([refuse(503, { 'retry-after-ms': '10' }), streamOf('Second', ' try')]);
+    try {
+      const model = createOpenAiCompatibleModel({ baseUrl: p.baseUrl, model: 'm', apiKey: undefined }, { reasoning: 'auto' });
+      expect((await collectReply(model, question)).text).toBe('Second try');
+      expect(p.served()).toBe(2);
+    } finally {
+      await p.close();
+    }
+    const down = await startScripted([refuse(500, { 'retry-after-ms': '5' })]);
+    try {
+      const model = createOpenAiCompatibleModel({ baseUrl: down.baseUrl, model: 'm', apiKey: undefined }, { reasoning: 'auto' });
+      const err = await collectReply(model, question).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(LlmCallError);
+      expect(err).toMatchObject({ status: 500, message: `HTTP 500 from ${new URL(down.baseUrl).host}` });
+      expect(down.served()).toBe(2);
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('does not retry a request the provider will refuse again (400, 401)', async () => {
+    const p = await startScripted([refuse(401)]);
+    try {
+      const model = createOpenAiCompatibleModel({ baseUrl: p.baseUrl, model: 'm', apiKey: undefined }, { reasoning: 'auto' });
+      await expect(collectReply(model, question)).rejects.toMatchObject({ status: 401 });
+      expect(p.served()).toBe(1);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('reports an error event inside the stream as a failed call', async () => {
+    fake.respond(() => ({ kind: 'error-mid-stream', chunks: ['Half'] }));
+    const model = createOpenAiCompatibleModel({ baseUrl: fake.baseUrl, model: 'm', apiKey: undefined }, { reasoning: 'auto' });
+    const seen: ChatChunk[] = [];
+    const err = await (async () => {
+      for await (const chunk of model.stream(question)) seen.push(chunk);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual([{ type: 'delta', text: 'Half' }]);
+    expect(err).toBeInstanceOf(LlmCallError);
+  });
+
+  it('throws the abort itself (not a provider failure) when the caller aborts, and closes the connection', async () => {
+    fake.respond(() => ({ kind: 'reply', chunks: Array.from({ length: 50 }, (_, i) => ` w${i}`), chunkDelayMs: 20 }));
+    const model = createOpenAiCompatibleModel({ baseUrl: fake.baseUrl, model: 'm', apiKey: undefined }, { reasoning: 'auto' });
+    const controller = new AbortController();
+    const reason = new Error('closing');
+    const err = await (async () => {
+      for await (const chunk of model.stream({ ...question, signal: controller.signal })) {
+        if (chunk.type === 'delta') controller.abort(reason);
+      }
+    })().catch((e: unknown) => e);
+    expect(err).toBe(reason);
+  });
+
+  it('sends the request again at once when a kept-alive connection turns out closed', async () => {
+    // The second request finds its reused connection closed by the provider.
+    const p = await startScripted([streamOf('First'), streamOf('Again')], (n) => n === 2);
+    try {
+      const model = createOpenAiCompatibleModel({ baseUrl: p.baseUrl, model: 'm', apiKey: undefined }, { reasoning: 'auto' });
+      expect((await collectReply(model, question)).text).toBe('First');
+      const started = performance.now();
+      expect((await collectReply(model, question)).text).toBe('Again');
+      // Without the retry pause (half a second) of a refused request.
+      expect(performance.now() - started).toBeLessThan(400);
+      expect(p.connections()).toBe(2);
+    } finally {
+      await p.close();
+    }
+  });
+});
