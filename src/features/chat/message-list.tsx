@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, RefreshCw } from 'lucide-react';
 import type { ChatMessage } from '../../../contract/chat';
@@ -47,6 +47,39 @@ export function estimateMessageHeight(content: string): number {
 }
 
 /**
+ * The virtualizer's start (read once, before the scroller exists): the list opens at its end, so the first render
+ * lays out the last messages, not the first ones (rendered, markdown and all, only to be replaced once the list
+ * is scrolled down), and as many as fill `viewportHeight` (the window's: the scroller is not measured yet).
+ */
+export function openAtEnd(messages: Pick<ChatMessage, 'content'>[], viewportHeight: number) {
+  return {
+    initialOffset: () => messages.reduce((sum, m) => sum + estimateMessageHeight(m.content), 0),
+    initialRect: { width: 0, height: viewportHeight },
+  };
+}
+
+/** Rows drawn beyond the visible ones: few for the first paint (each is a markdown render), more once it is done. */
+export const FIRST_PAINT_OVERSCAN = 0;
+export const OVERSCAN = 6;
+
+/** FIRST_PAINT_OVERSCAN until the list has been painted once, then OVERSCAN (smooth scrolling needs rows ready). */
+function useOverscanAfterPaint(): number {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    // A frame callback runs just before the paint; a task queued from it runs just after.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setPainted(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return painted ? OVERSCAN : FIRST_PAINT_OVERSCAN;
+}
+
+/**
  * The conversation, virtualised: only the messages near the viewport are in the DOM, so a 1,000-message
  * conversation opens and scrolls like a short one. Follows the reply while the reader stays near the bottom.
  */
@@ -55,12 +88,14 @@ export function MessageList(props: MessageListProps) {
   const { canLoadEarlier, isLoadingEarlier, onLoadEarlier } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const { atBottom, jumpToLatest } = useStickToBottom(scrollRef);
+  const overscan = useOverscanAfterPaint();
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scrollRef.current,
     // Close estimates keep the first paint of a long conversation from being laid out twice.
     estimateSize: (i) => estimateMessageHeight(messages[i]!.content),
-    overscan: 6,
+    ...openAtEnd(messages, typeof window === 'undefined' ? 0 : window.innerHeight),
+    overscan,
     getItemKey: (i) => messages[i]!.id,
   });
 
