@@ -19,6 +19,13 @@ export const paths = {
   conversationRecentMessages: '/chat/conversations/:id/messages/recent',
   conversationRename: '/chat/conversations/:id/rename',
   messages: '/chat/messages',
+  messageStop: '/chat/messages/:id/stop',
+  shareConversation: '/shares/conversations/:id',
+  share: '/shares/:shareId',
+  promptLibrary: '/prompt-libraries/',
+  promptLibraryEntry: '/prompt-libraries/:id',
+  tips: '/tips/',
+  feedbacks: '/feedbacks/',
 } as const;
 
 /** Fills `:name` segments of a path pattern, URI-encoding each value. */

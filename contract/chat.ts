@@ -51,6 +51,8 @@ export const chatMessage = z.object({
   sender,
   status: messageStatus,
   created_at: z.string(),
+  /** The person stopped this reply while it was written: its content is the text up to then (status 'complete'). */
+  stopped: z.boolean(),
 });
 export type ChatMessage = z.infer<typeof chatMessage>;
 
@@ -190,7 +192,11 @@ export type StreamError = z.infer<typeof streamError>;
 export const usage = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int() });
 export type Usage = z.infer<typeof usage>;
 
-/** `event: done` */
-export const streamDone = z.object({ message_id: z.string(), usage });
+/** `event: done`; `stopped`: the person stopped the reply (POST /chat/messages/{id}/stop), the text so far is kept. */
+export const streamDone = z.object({ message_id: z.string(), usage, stopped: z.boolean() });
 export type StreamDone = z.infer<typeof streamDone>;
+
+/** POST /chat/messages/{id}/stop: `stopped` false when the reply had already ended (nothing to stop). */
+export const replyStopResult = z.object({ message_id: z.string(), stopped: z.boolean() });
+export type ReplyStopResult = z.infer<typeof replyStopResult>;
 

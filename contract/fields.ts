@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normaliseTags } from './tags';
 
 // Field builders shared by the request schemas, each with a sentence a person can act on (never zod's wording).
 // Query values arrive as text, so numbers are coerced.
@@ -17,6 +18,10 @@ export const pageField = () =>
 /** `?page_size=`: `byDefault` when absent, at most 100. */
 export const pageSizeField = (byDefault: number) =>
   wholeNumberQuery(`page_size must be a whole number from 1 to ${PAGE_SIZE_MAX}`, 1, PAGE_SIZE_MAX).default(byDefault);
+
+/** `?limit=`, the page size of the lists whose spec calls it so (tips, prompts): `byDefault` when absent, at most 100. */
+export const limitField = (byDefault: number) =>
+  wholeNumberQuery(`limit must be a whole number from 1 to ${PAGE_SIZE_MAX}`, 1, PAGE_SIZE_MAX).default(byDefault);
 
 /**
  * The error of a required text field: its own sentence when the value is absent (or null), another when something
@@ -44,6 +49,13 @@ export function choiceField<const T extends readonly [string, ...string[]]>(name
 /** Optional free text in a query (search boxes), trimmed. */
 export const queryText = (name: string, max: number) =>
   z.string({ error: `${name} must be text` }).trim().max(max, { error: `${name} cannot be more than ${max} characters` });
+
+/** `?tags=a,b`: comma-separated tags, normalised like stored ones (contract/tags.ts); an empty list filters nothing. */
+export const tagsQuery = () =>
+  queryText('tags', 1000)
+    .transform((text) => normaliseTags([text]))
+    .optional()
+    .describe('Comma-separated; matches an entry with any of them, case-insensitively.');
 
 /** A JSON request body: an object (a missing body is read as `{}`, so each required field names itself). */
 export const requestBody = <T extends z.ZodRawShape>(shape: T) =>

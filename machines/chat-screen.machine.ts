@@ -4,7 +4,8 @@ import type { ReasoningEffort } from '../contract/chat';
 import { DEFAULT_CONVERSATION_TITLE } from '../contract/chat-constants';
 import { chatSendMachine, type ChatSendReported } from './chat-send.machine';
 import { conversationListMachine, type ConversationListReported } from './conversation-list.machine';
-import type { Notice } from './notice';
+import { notice, type Notice } from './notice';
+import { shareMachine } from './share.machine';
 import { titlePollInput, titlePollMachine, type TitlePollOutput } from './title-poll.machine';
 
 /**
@@ -16,6 +17,9 @@ import { titlePollInput, titlePollMachine, type TitlePollOutput } from './title-
  * - `list` (conversation-list, invoked): the sidebar's conversations and search results.
  * - `titlePoll` (title poll, spawned): after a conversation's first exchange, until the server has named it.
  *   Leaving that conversation stops it.
+ * - `share` (share, spawned): the Share modal of the open conversation, from `share.open` to `share.close`
+ *   (`sharingFor` says which conversation); opening another conversation closes it. `share.open` without a
+ *   conversation shows 'No conversation selected'.
  * Routing: `conversation.created` -> the list reloads what it shows (the new one appears with the server's own
  * data) and the view is asked to navigate to it; `exchange.completed` -> for a first exchange title polling
  * starts, for a later one the list reloads (the conversation is the most recently active); the poll's named title -> the list shows
@@ -46,8 +50,13 @@ export interface ChatScreenInput {
   entitlements: Feature[];
 }
 
+/** Spec section 8, Sharing: Share pressed on the new-chat screen. */
+export const NO_CONVERSATION_SELECTED = 'No conversation selected';
+
 export interface ChatScreenContext {
   conversationId: string | null;
+  /** The conversation whose Share modal is open (its `share` child runs), else null. */
+  sharingFor: string | null;
   entitlements: Feature[];
   options: ChatOptions;
   /** The conversation the running title poll is for (null when none runs). */
@@ -64,6 +73,9 @@ export type ChatScreenEvent =
   | { type: 'messages.refresh' }
   /** The reader reached the top of the loaded messages (chat-send decides whether an earlier page loads). */
   | { type: 'messages.loadEarlier' }
+  /** Stop the reply being written; Regenerate the last reply (chat-send decides when either is possible). */
+  | { type: 'reply.stop' }
+  | { type: 'message.regenerate' }
   | { type: 'option.toggle'; feature: OptionFeature }
   | { type: 'reasoning.toggle' }
   | { type: 'entitlements.changed'; entitlements: Feature[] }
@@ -76,6 +88,8 @@ export type ChatScreenEvent =
   | { type: 'search.loadMore' }
   | { type: 'conversation.rename'; id: string; title: string }
   | { type: 'conversation.delete'; id: string }
+  | { type: 'share.open' }
+  | { type: 'share.close' }
   // From the children.
   | ChatSendReported
   | ConversationListReported
@@ -102,14 +116,16 @@ export const chatScreenMachine = setup({
     input: {} as ChatScreenInput,
     emitted: {} as ChatScreenEmitted,
     tags: {} as 'drawerOpen' | 'panelCollapsed',
-    children: {} as { send: 'send'; list: 'list'; titlePoll: 'titlePoll' },
+    children: {} as { send: 'send'; list: 'list'; titlePoll: 'titlePoll'; share: 'share' },
   },
   actors: {
     send: chatSendMachine,
     list: conversationListMachine,
     titlePoll: titlePollMachine,
+    share: shareMachine,
   },
   guards: {
+    hasConversation: ({ context }) => context.conversationId !== null,
     isEntitledOption: ({ context, event }) => {
       assertEvent(event, 'option.toggle');
       return context.entitlements.includes(featureOf[event.feature]);
@@ -145,6 +161,10 @@ export const chatScreenMachine = setup({
         enqueue.stopChild('titlePoll');
         enqueue.assign({ titlePollFor: null });
       }
+      if (context.sharingFor !== null && context.sharingFor !== event.conversationId) {
+        enqueue.stopChild('share');
+        enqueue.assign({ sharingFor: null });
+      }
       enqueue.assign({ conversationId: event.conversationId });
       enqueue.sendTo('send', { type: 'conversation.open', conversationId: event.conversationId });
       enqueue.raise({ type: 'drawer.close' });
@@ -161,9 +181,22 @@ export const chatScreenMachine = setup({
       if (event.output.status !== 'finished' || context.titlePollFor === null || event.output.value === undefined) return;
       enqueue.sendTo('list', { type: 'conversation.patch', id: context.titlePollFor, patch: { title: event.output.value } });
     }),
+    /** Used where `hasConversation` passed. */
+    openShare: enqueueActions(({ context, enqueue }) => {
+      if (context.sharingFor !== null) enqueue.stopChild('share');
+      enqueue.spawnChild('share', { id: 'share', input: { conversationId: context.conversationId as string } });
+      enqueue.assign({ sharingFor: context.conversationId });
+    }),
+    closeShare: enqueueActions(({ enqueue }) => {
+      enqueue.stopChild('share');
+      enqueue.assign({ sharingFor: null });
+    }),
     forwardToSend: sendTo('send', ({ context, event }) => {
-      assertEvent(event, ['message.submit', 'message.edit', 'messages.refresh', 'messages.loadEarlier']);
-      return event.type === 'message.submit' || event.type === 'message.edit' ? { ...event, ...context.options } : event;
+      assertEvent(event, ['message.submit', 'message.edit', 'message.regenerate', 'messages.refresh', 'messages.loadEarlier', 'reply.stop']);
+      // What asks the model for a reply carries the options of the screen.
+      return event.type === 'message.submit' || event.type === 'message.edit' || event.type === 'message.regenerate'
+        ? { ...event, ...context.options }
+        : event;
     }),
     forwardToList: sendTo('list', ({ event }) => {
       assertEvent(event, ['search.change', 'list.loadMore', 'search.loadMore', 'conversation.rename', 'conversation.delete']);
@@ -177,6 +210,7 @@ export const chatScreenMachine = setup({
     entitlements: input.entitlements,
     options: allowedOptions(DEFAULT_OPTIONS, input.entitlements),
     titlePollFor: null,
+    sharingFor: null,
   }),
   invoke: [
     { id: 'send', src: 'send', input: ({ context }) => ({ conversationId: context.conversationId }) },
@@ -189,6 +223,8 @@ export const chatScreenMachine = setup({
     'message.edit': { actions: 'forwardToSend' },
     'messages.refresh': { actions: 'forwardToSend' },
     'messages.loadEarlier': { actions: 'forwardToSend' },
+    'message.regenerate': { actions: 'forwardToSend' },
+    'reply.stop': { actions: 'forwardToSend' },
     'option.toggle': { guard: 'isEntitledOption', actions: 'toggleOption' },
     'reasoning.toggle': { guard: 'isEntitledReasoning', actions: 'toggleReasoning' },
     'entitlements.changed': { actions: 'setEntitlements' },
@@ -197,6 +233,8 @@ export const chatScreenMachine = setup({
     'search.loadMore': { actions: 'forwardToList' },
     'conversation.rename': { actions: 'forwardToList' },
     'conversation.delete': { actions: 'forwardToList' },
+    'share.open': [{ guard: 'hasConversation', actions: 'openShare' }, { actions: emit(notice('error', NO_CONVERSATION_SELECTED)) }],
+    'share.close': { actions: 'closeShare' },
     'conversation.created': {
       actions: [
         sendTo('list', { type: 'list.refresh' }),

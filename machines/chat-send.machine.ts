@@ -10,6 +10,7 @@ import {
   type ErrorActorEvent,
   type EventObject,
 } from 'xstate';
+import type { ReplyStopResult } from '../contract/chat';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { pollMachine, type PollInput, type PollOutput, type PollProgress } from './poll.machine';
@@ -81,6 +82,16 @@ import type { ChatMessage, ConversationMessages, ReasoningEffort, StreamErrorTyp
  * exactly 2 messages (its first exchange: the screen starts title polling); `gaveUp` -> `idle` with the
  * message as last loaded; `failed` -> `networkError` with the messages untouched (Refresh recovers, and follows
  * again if the reply is still being written). Send, edit and refresh are not accepted while following.
+ *
+ * ## Stopping and regenerating
+ * `reply.stop` is accepted while a reply with a server id is written: in `replying` once the control record
+ * gave its id, and in `following`. It spawns `stopReply` (id `stopReply`, POST /chat/messages/{id}/stop) and
+ * `stoppingMessageId` holds the reply's id until it answers; nothing else changes here: the server ends the
+ * stream with `done` (`stopped` true, the text so far), or a followed reply shows up complete at the next check.
+ * A failed stop shows 'Failed to stop the reply' and the reply goes on. Opening a conversation stops the child.
+ * `message.regenerate` (in `idle` and `networkError`) asks again for the last reply: when the conversation ends
+ * with a saved question and its saved reply, it is an edit of that question with its own text (the reply is
+ * discarded and a new one streams into its place).
  */
 
 /** The time between two checks while following a reply written elsewhere (the follow poll's interval). */
@@ -97,6 +108,8 @@ export const FETCH_RECENT_FAILED = 'Failed to fetch recent messages';
 export const NO_MESSAGES_FOUND = 'No messages found in the response';
 /** The refresh failure toast: 'Failed to refresh messages.' followed by the detail (spec section 8). */
 export const refreshFailedText = (detail: string) => `Failed to refresh messages. ${detail}`;
+/** Beyond the spec (peers offer a Stop button): the toast when the server did not take a stop. */
+export const STOP_FAILED = 'Failed to stop the reply';
 
 /** The POST /api/v1/chat/messages body (contract SendMessageRequest, every field given; sender is always 'user'). */
 export interface SendMessageInput {
@@ -111,6 +124,11 @@ export interface SendMessageInput {
 /** The input of `loadMessages`, `loadRecent` and the follow poll's `check`. */
 export interface LoadInput {
   conversationId: string;
+}
+
+/** The input of `stopReply`: the reply being written. */
+export interface StopReplyInput {
+  messageId: string;
 }
 
 /** The input of `loadEarlier`: the page before `before` (an earlier_cursor). */
@@ -148,6 +166,8 @@ export interface ChatSendContext {
   lastRequest: SendMessageInput | null;
   /** Token usage of the last completed reply (from the done record). */
   lastUsage: Usage | null;
+  /** The reply a stop was asked for, until the server answers the stop (null when none). */
+  stoppingMessageId: string | null;
 }
 
 interface MessageOptions {
@@ -164,7 +184,7 @@ export type SendMessageStreamEvent =
   /** The server's `event: error` record. */
   | { type: 'stream.error'; errorType: StreamErrorType; message: string }
   /** The server's `event: done` record. */
-  | { type: 'stream.done'; messageId: string; usage: Usage }
+  | { type: 'stream.done'; messageId: string; usage: Usage; stopped: boolean }
   /** The request could not be made or was refused ('request'), or the stream broke ('stream'). */
   | { type: 'stream.failed'; phase: 'request' | 'stream'; detail?: string };
 
@@ -175,6 +195,10 @@ export type ChatSendEvent =
   | ({ type: 'message.edit'; messageId: string; text: string } & MessageOptions)
   /** 'Refresh message': reload the recent messages after a network error. */
   | { type: 'messages.refresh' }
+  /** Stop: the reply being written ends with the text so far. */
+  | { type: 'reply.stop' }
+  /** Regenerate: the last reply is asked for again. */
+  | ({ type: 'message.regenerate' } & MessageOptions)
   /** The reader reached the top of the loaded messages: load the page before them. */
   | { type: 'messages.loadEarlier' }
   | SendMessageStreamEvent
@@ -191,7 +215,9 @@ type ActorOutcome =
   | ErrorActorEvent<unknown, 'loadEarlier'>
   | DoneActorEvent<PollOutput<ConversationMessages>, 'follow'>
   | ErrorActorEvent<unknown, 'follow'>
-  | ErrorActorEvent<unknown, 'sendMessage'>;
+  | ErrorActorEvent<unknown, 'sendMessage'>
+  | DoneActorEvent<ReplyStopResult, 'stopReply'>
+  | ErrorActorEvent<unknown, 'stopReply'>;
 
 /** The control record created a conversation: the screen navigates to /chat?id=… (then `conversation.open` with it is a no-op). */
 export interface ConversationCreated {
@@ -313,6 +339,7 @@ function startReply(
     sender: 'Assistant',
     status: 'streaming',
     created_at: new Date().toISOString(),
+    stopped: false,
   };
   return {
     messages: [...messages, assistant],
@@ -344,7 +371,24 @@ function freshContext(conversationId: string | null): ChatSendContext {
     title: null,
     lastRequest: null,
     lastUsage: null,
+    stoppingMessageId: null,
   };
+}
+
+/** The reply that can be stopped: the one streamed here once it has its id, else one written elsewhere. */
+function stoppableReplyId(context: ChatSendContext, following: boolean): string | null {
+  if (!following) return context.streamingMessageId !== null && !isTemporaryId(context.streamingMessageId) ? context.streamingMessageId : null;
+  const last = context.messages[context.messages.length - 1];
+  return last && last.sender === 'Assistant' && last.status === 'streaming' ? last.id : null;
+}
+
+/** The question whose reply can be regenerated: the conversation ends with it and its reply, both saved. */
+function regenerableQuestion(messages: ChatMessage[]): ChatMessage | null {
+  const reply = messages[messages.length - 1];
+  const question = messages[messages.length - 2];
+  if (!reply || !question || reply.sender !== 'Assistant' || question.sender !== 'user') return null;
+  if (reply.status === 'streaming' || isTemporaryId(reply.id) || isTemporaryId(question.id)) return null;
+  return question;
 }
 
 const loadInput = ({ context }: { context: ChatSendContext }): LoadInput => ({ conversationId: context.conversationId as string });
@@ -361,13 +405,21 @@ export const chatSendMachine = setup({
     input: {} as ChatSendInput,
     emitted: {} as ChatSendReported,
     // Typed children: `snapshot.children.follow` is the poll's actor, `sendMessage` the send's.
-    children: {} as { loadMessages: 'loadMessages'; loadRecent: 'loadRecent'; loadEarlier: 'loadEarlier'; sendMessage: 'sendMessage'; follow: 'follow' },
+    children: {} as {
+      loadMessages: 'loadMessages';
+      loadRecent: 'loadRecent';
+      loadEarlier: 'loadEarlier';
+      sendMessage: 'sendMessage';
+      follow: 'follow';
+      stopReply: 'stopReply';
+    },
     tags: {} as 'busy' | 'thinking' | 'streaming' | 'loading' | 'error' | 'refreshing' | 'following',
   },
   actors: {
     loadMessages: notProvided<ConversationMessages, LoadInput>('loadMessages'),
     loadRecent: notProvided<ConversationMessages, LoadInput>('loadRecent'),
     loadEarlier: notProvided<ConversationMessages, LoadEarlierInput>('loadEarlier'),
+    stopReply: notProvided<ReplyStopResult, StopReplyInput>('stopReply'),
     // A callback actor (src/: fetch-event-source, aborted in its cleanup); the default fails like every unprovided slot.
     sendMessage: fromCallback<EventObject, SendMessageInput>(() => {
       throw new Error('actor sendMessage is not provided');
@@ -409,6 +461,10 @@ export const chatSendMachine = setup({
       assertEvent(event, 'xstate.done.actor.loadRecent');
       return hasStreamingReply(mergeRecent(context, event.output).messages);
     },
+    /** A reply with a server id is being written and no stop of it is pending. */
+    canStop: ({ context }, params: { following: boolean }) =>
+      context.stoppingMessageId === null && stoppableReplyId(context, params.following) !== null,
+    canRegenerate: ({ context }) => regenerableQuestion(context.messages) !== null,
     hasEarlierPage: ({ context }) => context.earlierCursor !== null && context.loadingEarlier === null,
     /** The loaded page is the one before the messages shown (a refresh may have replaced them meanwhile). */
     earlierPageFits: ({ context }) => context.loadingEarlier !== null && context.loadingEarlier === context.earlierCursor,
@@ -466,9 +522,27 @@ export const chatSendMachine = setup({
         sender: 'user',
         status: 'complete',
         created_at: new Date().toISOString(),
+        stopped: false,
       };
       return startReply(context, [...context.messages, user], event, null);
     }),
+    /** Like an edit of the last question with its own text. */
+    applyRegenerate: assign(({ context, event }) => {
+      assertEvent(event, 'message.regenerate');
+      const question = regenerableQuestion(context.messages)!;
+      const at = context.messages.indexOf(question);
+      return startReply(context, context.messages.slice(0, at + 1), { ...event, text: question.content }, question.id);
+    }),
+    startStopping: enqueueActions(({ context, enqueue }, params: { following: boolean }) => {
+      const messageId = stoppableReplyId(context, params.following)!;
+      enqueue.assign({ stoppingMessageId: messageId });
+      enqueue.spawnChild('stopReply', { id: 'stopReply', input: { messageId } });
+    }),
+    endStopping: enqueueActions(({ enqueue }) => {
+      enqueue.stopChild('stopReply');
+      enqueue.assign({ stoppingMessageId: null });
+    }),
+    reportStopFailed: report(() => notice('error', STOP_FAILED)),
     applyEdit: assign(({ context, event }) => {
       assertEvent(event, 'message.edit');
       const at = context.messages.findIndex((m) => m.id === event.messageId);
@@ -498,7 +572,12 @@ export const chatSendMachine = setup({
     completeReply: assign(({ context, event }) => {
       assertEvent(event, 'stream.done');
       return {
-        messages: finishAssistant(context.messages, { id: event.messageId, content: context.streamingText, status: 'complete' }),
+        messages: finishAssistant(context.messages, {
+          id: event.messageId,
+          content: context.streamingText,
+          status: 'complete',
+          stopped: event.stopped,
+        }),
         streamingText: '',
         streamingMessageId: null,
         lastUsage: event.usage,
@@ -556,7 +635,11 @@ export const chatSendMachine = setup({
   context: ({ input }) => freshContext(input.conversationId),
   initial: 'opening',
   on: {
-    'conversation.open': { guard: 'opensSomethingElse', target: '.opening', actions: ['stopLoadingEarlier', 'openConversation'] },
+    'conversation.open': {
+      guard: 'opensSomethingElse',
+      target: '.opening',
+      actions: ['stopLoadingEarlier', 'endStopping', 'openConversation'],
+    },
     'messages.loadEarlier': { guard: 'hasEarlierPage', actions: 'startLoadingEarlier' },
     // Stopped here as well: a spawned child is not stopped by leaving a state (and one load at a time has one id).
     'xstate.done.actor.loadEarlier': [
@@ -564,6 +647,9 @@ export const chatSendMachine = setup({
       { actions: ['stopLoadingEarlier', 'endLoadingEarlier'] },
     ],
     'xstate.error.actor.loadEarlier': { actions: ['stopLoadingEarlier', 'endLoadingEarlier', 'reportLoadFailed'] },
+    // Spawned too (it outlives the reply it stops): its answer is awaited wherever the reply's end led.
+    'xstate.done.actor.stopReply': { actions: 'endStopping' },
+    'xstate.error.actor.stopReply': { actions: ['endStopping', 'reportStopFailed'] },
   },
   states: {
     /** Transient: never observed. */
@@ -587,6 +673,7 @@ export const chatSendMachine = setup({
       on: {
         'message.submit': { guard: 'hasText', target: 'replying', actions: 'appendExchange' },
         'message.edit': { guard: and(['hasText', 'isEditableUserMessage']), target: 'replying', actions: 'applyEdit' },
+        'message.regenerate': { guard: 'canRegenerate', target: 'replying', actions: 'applyRegenerate' },
       },
     },
     replying: {
@@ -608,6 +695,10 @@ export const chatSendMachine = setup({
         ],
         'stream.error': { target: 'idle', actions: 'failReplyWithServerError' },
         'stream.failed': { target: 'networkError', actions: { type: 'failReply', params: ({ event }) => ({ phase: event.phase }) } },
+        'reply.stop': {
+          guard: { type: 'canStop', params: { following: false } },
+          actions: { type: 'startStopping', params: { following: false } },
+        },
       },
       states: {
         thinking: {
@@ -632,6 +723,7 @@ export const chatSendMachine = setup({
         'message.submit': { guard: 'hasText', target: 'replying', actions: 'appendExchange' },
         'message.edit': { guard: and(['hasText', 'isEditableUserMessage']), target: 'replying', actions: 'applyEdit' },
         'messages.refresh': { guard: 'hasConversation', target: 'refreshing' },
+        'message.regenerate': { guard: 'canRegenerate', target: 'replying', actions: 'applyRegenerate' },
       },
     },
     refreshing: {
@@ -667,6 +759,10 @@ export const chatSendMachine = setup({
       },
       on: {
         'poll.progress': { actions: 'applyFollowedMessages' },
+        'reply.stop': {
+          guard: { type: 'canStop', params: { following: true } },
+          actions: { type: 'startStopping', params: { following: true } },
+        },
       },
     },
   },

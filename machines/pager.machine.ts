@@ -1,6 +1,6 @@
 import { and, assertEvent, assign, setup } from 'xstate';
 import { notProvided } from './not-provided';
-import { notice } from './notice';
+import { notice, type Notice } from './notice';
 import { report } from './report';
 
 /**
@@ -167,6 +167,7 @@ export const pagerMachine = setup({
     context: {} as PagerContext,
     events: {} as PagerEvent,
     input: {} as PagerInput,
+    emitted: {} as Notice,
     tags: {} as 'loading' | 'loadingMore' | 'refetching' | 'hint' | 'debouncing',
   },
   actors: {

@@ -20,8 +20,12 @@ import type { ChatModel } from './llm/types';
 import { authRoutes } from './routes/auth';
 import { chatRoutes } from './routes/chat';
 import { departmentRoutes } from './routes/departments';
+import { feedbackRoutes } from './routes/feedback';
 import { healthRoutes } from './routes/health';
+import { promptLibraryRoutes } from './routes/prompt-library';
+import { shareRoutes } from './routes/shares';
 import { ssoRoutes } from './routes/sso';
+import { tipRoutes } from './routes/tips';
 import { userRoutes } from './routes/users';
 import { createBackgroundTasks } from './services/background';
 import { resolveJwtSecret } from './services/jwt-secret';
@@ -103,6 +107,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await userRoutes(api, ctx, guards);
       await departmentRoutes(api, ctx, guards);
       await chatRoutes(api, ctx, guards);
+      await shareRoutes(api, ctx, guards);
+      await promptLibraryRoutes(api, ctx, guards);
+      await tipRoutes(api, ctx, guards);
+      await feedbackRoutes(api, ctx, guards);
     },
     { prefix: API_PREFIX },
   );

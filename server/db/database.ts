@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /**
  * Row types as stored. Conventions that hold on SQLite and PostgreSQL alike:
  * ids are text UUIDs, timestamps are ISO-8601 UTC text (they sort lexicographically),
@@ -126,6 +128,8 @@ export interface MessagesTable {
   /** 1, 2, 3... within a conversation: the order, independent of equal timestamps. */
   seq: number;
   created_at: IsoTimestamp;
+  /** When the person stopped this reply (migration 2026-11-23-06); null for every other message. */
+  stopped_at: ColumnType<IsoTimestamp | null, IsoTimestamp | null | undefined, IsoTimestamp | null>;
 }
 
 /** One row per model call (replies and titles): the ledger the usage dashboard and reports read. */
@@ -147,6 +151,75 @@ export interface UsageLogsTable {
   created_at: IsoTimestamp;
 }
 
+/** One read-only link per conversation (migration 2026-11-23-05); `id` is the unguessable part of its URL. */
+export interface SharesTable {
+  id: string;
+  conversation_id: string;
+  /** The conversation's title when the snapshot was taken. */
+  title: string;
+  created_at: IsoTimestamp;
+  snapshot_at: IsoTimestamp;
+}
+
+/** A share's copy of the conversation's complete messages as they were when it was (last) shared. */
+export interface SharedMessagesTable {
+  share_id: string;
+  /** The message's seq in the conversation then: the order. */
+  seq: number;
+  message_id: string;
+  sender: 'user' | 'Assistant';
+  content: string;
+  created_at: IsoTimestamp;
+}
+
+export interface PromptLibraryTable {
+  id: string;
+  user_id: string;
+  prompt: string;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+/** A prompt's tags in their order; `tag_key` is the tag lower-cased by the application (see contract/tags.ts). */
+export interface PromptLibraryTagsTable {
+  prompt_id: string;
+  position: number;
+  tag: string;
+  tag_key: string;
+}
+
+/** Product content, global (not per organisation); `id` is the stable slug of server/db/tips-content.ts. */
+export interface TipsTable {
+  id: string;
+  position: number;
+  title: string;
+  duration: string;
+  level: 'beginner' | 'intermediate' | 'advanced';
+  persona: string;
+  /** Markdown. */
+  content: string;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+export interface TipTagsTable {
+  tip_id: string;
+  position: number;
+  tag: string;
+  tag_key: string;
+}
+
+export interface FeedbackSubmissionsTable {
+  id: string;
+  user_id: string;
+  client_id: string | null;
+  type: 'feedback' | 'report';
+  /** Null for reports. */
+  level: 'POOR' | 'BELOW_AVERAGE' | 'AVERAGE' | 'GOOD' | 'EXCELLENT' | null;
+  description: string | null;
+  created_at: IsoTimestamp;
+}
+
 export interface Database {
   clients: ClientsTable;
   packages: PackagesTable;
@@ -160,4 +233,11 @@ export interface Database {
   conversations: ConversationsTable;
   messages: MessagesTable;
   usage_logs: UsageLogsTable;
+  shares: SharesTable;
+  shared_messages: SharedMessagesTable;
+  prompt_library: PromptLibraryTable;
+  prompt_library_tags: PromptLibraryTagsTable;
+  tips: TipsTable;
+  tip_tags: TipTagsTable;
+  feedback_submissions: FeedbackSubmissionsTable;
 }

@@ -11,6 +11,7 @@ import {
   conversationSearchResult,
   messagePageQuery,
   renameQuery,
+  replyStopResult,
   sendMessageRequest,
 } from '../../contract/chat';
 import { messageOnly, successEnvelope } from '../../contract/envelope';
@@ -29,6 +30,7 @@ import {
   renameConversation,
   searchConversations,
 } from '../services/chat';
+import { stopReply } from '../services/reply-stops';
 import { startSend } from '../services/send-message';
 import type { ReplyEvent } from '../services/stream-hub';
 
@@ -37,7 +39,7 @@ const replyStream = {
   description:
     'The reply as Server-Sent Events: first `data: {"conversation_id", "message_id", "user_message_id"}`, then ' +
     '`data: "<JSON-encoded text delta>"` events, on failure `event: error` with `{"type": "llm" | "max-tokens" | "unknown", "message"}`, ' +
-    'and last `event: done` with `{"message_id", "usage": {"prompt_tokens", "completion_tokens"}}`.',
+    'and last `event: done` with `{"message_id", "usage": {"prompt_tokens", "completion_tokens"}, "stopped"}`.',
   content: { 'text/event-stream': { schema: z.string().describe('Server-Sent Events') } },
 };
 
@@ -177,6 +179,24 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
       });
       stream.onClose(unsubscribe);
     },
+  );
+
+  api.post(
+    paths.messageStop,
+    {
+      onRequest: auth,
+      schema: {
+        summary: 'Stop a reply while it is written',
+        description:
+          'The model call is cancelled and the reply keeps the text written so far (status complete, `stopped` true); ' +
+          'its stream ends with `done` as usual and the conversation takes the next question at once. ' +
+          '`stopped` false: the reply had already ended. Another user\'s message is 404.',
+        tags,
+        params: idParams,
+        response: { 200: successEnvelope(replyStopResult), ...errorResponses(404) },
+      },
+    },
+    async (request) => ok(await stopReply(ctx, currentUser(request), request.params.id)),
   );
 }
 

@@ -14,6 +14,7 @@ import { neutraliseForeignMarkers } from './marker-safety';
 import type { ModelCall } from './model-call';
 import { composeSystemPrompt } from './system-prompt';
 import { makeTitle } from './titles';
+import { replyStopsFor } from './reply-stops';
 import { replyWriterFor } from './reply-writer';
 import { countTurnTokens, recordModelCall, resolveUsage } from './usage';
 
@@ -59,6 +60,10 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
   const log = ctx.log.child({ conversationId: conversation.id, messageId: reply.id });
   const writer = replyWriterFor(ctx.db, ctx.log);
   writer.holdLease(conversation.id, exchange.lease);
+  // Stopping cancels the model call; the reply then ends like a finished one, with the text so far.
+  const watch = replyStopsFor(ctx.db, ctx.log).watch(reply.id, () => {
+    if (job.call.ok) job.call.call.cancel();
+  });
   let started = 0;
 
   let content = '';
@@ -101,12 +106,14 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
       finished = true;
     } catch (err) {
       finished = true;
-      // Anything else thrown while streaming (a bug, an abort at shutdown) is not the provider's failure.
-      if (!(err instanceof LlmCallError)) throw err;
-      source = err.source;
-      log.warn({ err: describeError(err) }, 'model call failed');
-      failure = { type: 'llm', message: LLM_FAILED };
-      appendMarker('llm', LLM_FAILED);
+      if (!watch.stopped) {
+        // Anything else thrown while streaming (a bug, an abort at shutdown) is not the provider's failure.
+        if (!(err instanceof LlmCallError)) throw err;
+        source = err.source;
+        log.warn({ err: describeError(err) }, 'model call failed');
+        failure = { type: 'llm', message: LLM_FAILED };
+        appendMarker('llm', LLM_FAILED);
+      }
     } finally {
       call.release();
       // Stopped early by a bug here: the model's stream (its connection) is closed too.
@@ -122,13 +129,15 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
 
   // Saved and released before `done` goes out, so a client acting on `done` finds the reply final and can send again.
   const status = failure ? 'error' : 'complete';
+  // A stop asked for after the model had finished (the reply was being saved) did not stop anything.
+  const stopped = watch.stopped && !failure && !finish;
   writer.discard(reply.id);
   writer.releaseLease(exchange.lease);
   // One transaction: one commit (and on PostgreSQL one round trip fewer) for every reply that ends.
   await attempt(log, 'saving the reply and releasing the answering lease', () =>
     inTransaction(ctx.db, async (trx) => {
       // The stored reply is what every later reader gets: markers pointing at other origins become links.
-      await finishReply(trx, reply.id, neutraliseForeignMarkers(content, ctx.config.publicUrl), status);
+      await finishReply(trx, reply.id, neutraliseForeignMarkers(content, ctx.config.publicUrl), status, stopped);
       await releaseAnsweringLease(trx, conversation.id, exchange.lease, true);
     }),
   );
@@ -150,8 +159,10 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
     );
   }
 
+  watch.finished(stopped);
+
   if (failure) ctx.streams.publish(streamId, { type: 'error', error: failure });
-  ctx.streams.publish(streamId, { type: 'done', done: { message_id: reply.id, usage } });
+  ctx.streams.publish(streamId, { type: 'done', done: { message_id: reply.id, usage, stopped } });
   ctx.streams.close(streamId);
 
   // The first exchange (the reply is message 2) names the conversation.

@@ -53,6 +53,7 @@ export function toChatMessage(record: MessageRecord): ChatMessage {
     sender: sender.parse(record.sender),
     status: record.status,
     created_at: record.created_at,
+    stopped: record.stopped_at !== null,
   };
 }
 

@@ -8,6 +8,7 @@ import { insertSubscription } from '../db/repositories/subscriptions';
 import { insertUser } from '../db/repositories/users';
 import { inTransaction } from '../db/transaction';
 import { hashPassword } from './passwords';
+import { syncTips } from './tips';
 
 const DAY_MS = 86_400_000;
 
@@ -55,8 +56,12 @@ export function randomDemoPassword(): string {
   return randomBytes(12).toString('base64url');
 }
 
-/** Demo data for a fresh install; does nothing when any organisation exists. */
+/**
+ * Demo data for a fresh install; does nothing when any organisation exists. The product's own content (tips) is
+ * not demo data: it is brought up to date first, on every start, whatever the database holds.
+ */
 export async function seedDemoData(db: Kysely<Database>, opts: SeedOptions): Promise<SeedResult> {
+  await syncTips(db);
   if ((await countClients(db)) > 0) return { seeded: false, accounts: [] };
   const password = opts.password ?? randomDemoPassword();
   const passwordHash = await hashPassword(password);

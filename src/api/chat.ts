@@ -4,6 +4,7 @@ import type {
   ConversationList,
   ConversationMessages,
   ConversationSearchResult,
+  ReplyStopResult,
 } from '../../contract/chat';
 import { api } from './http';
 
@@ -45,4 +46,9 @@ export async function deleteConversation(id: string): Promise<void> {
 
 export async function renameConversation(id: string, title: string): Promise<Conversation> {
   return (await api.patch<Conversation>(pathTo(paths.conversationRename, { id }), undefined, { query: { title } })).data;
+}
+
+/** Stop: the server ends the reply with the text so far (its stream then ends with `done`). */
+export async function stopReply(messageId: string): Promise<ReplyStopResult> {
+  return (await api.post<ReplyStopResult>(pathTo(paths.messageStop, { id: messageId }))).data;
 }

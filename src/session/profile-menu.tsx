@@ -4,6 +4,7 @@ import { Dialog, DialogTrigger } from 'react-aria-components/Dialog';
 import { Popover } from 'react-aria-components/Popover';
 import { ChevronUp } from 'lucide-react';
 import { Avatar } from '../ui/avatar';
+import { FeedbackModal, useFeedback } from './feedback-modal';
 import { useSession } from './session';
 
 /**
@@ -12,6 +13,7 @@ import { useSession } from './session';
  */
 export function ProfileMenu() {
   const me = useSession((c) => ({ name: c.user?.name ?? '', email: c.user?.email ?? '', image: c.user?.image_url ?? null }));
+  const feedback = useFeedback();
   return (
     <div className="flex items-center gap-1">
       <NavLink
@@ -36,9 +38,20 @@ export function ProfileMenu() {
             <NavLink to="/profile" className="mt-3 block rounded-lg px-3 py-2 text-sm font-medium hover:bg-gray-100 dark:hover:bg-gray-700">
               My Profile
             </NavLink>
+            {(['feedback', 'report'] as const).map((kind) => (
+              <AriaButton
+                key={kind}
+                slot="close"
+                onPress={() => feedback.send({ type: 'feedback.open', kind })}
+                className="block w-full rounded-lg px-3 py-2 text-left text-sm font-medium hover:bg-gray-100 dark:hover:bg-gray-700"
+              >
+                {kind === 'feedback' ? 'Submit Feedback' : 'Report an Issue'}
+              </AriaButton>
+            ))}
           </Dialog>
         </Popover>
       </DialogTrigger>
+      <FeedbackModal feedback={feedback} />
     </div>
   );
 }

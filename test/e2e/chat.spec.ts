@@ -45,9 +45,10 @@ test.describe('chat', () => {
     await ask(page, question);
     await expect(page.getByRole('article', { name: 'Your message' })).toContainText(question);
     const reply = assistantMessages(page).last();
-    // While it streams the message is busy, and Send is off.
+    // While it streams the message is busy, and Stop takes Send's place.
     await expect(reply).toHaveAttribute('aria-busy', 'true');
-    await expect(page.getByRole('button', { name: 'Send message' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Send message' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Stop reply' })).toBeVisible();
     await expect(page).toHaveURL(/\/chat\?id=/);
     if (isLocalServer) await expect(reply).toContainText(OFFLINE_MARK, { timeout: 20_000 });
     await expect(reply).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
@@ -237,6 +238,40 @@ test.describe('chat', () => {
     await page.goto(`/chat?id=${id}`);
     await expect(page.getByRole('article', { name: 'Your message' })).toHaveCount(1);
     await expect(page.getByRole('article', { name: 'Your message' })).toContainText(edited);
+  });
+
+  test('Stop ends a reply with the text so far; Regenerate asks the same question again', async ({ page }) => {
+    test.slow();
+    const question = unique('Describe our onboarding week');
+    await page.goto('/chat');
+    await ask(page, question);
+    const reply = assistantMessages(page).last();
+    await expect(reply).not.toBeEmpty({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Stop reply' }).click();
+    await expect(reply).not.toHaveAttribute('aria-busy', 'true');
+    await expect(reply.getByText('Stopped', { exact: true })).toBeVisible();
+    if (isLocalServer) await expect(reply).not.toContainText('LLM_MODEL');
+    const kept = await reply.innerText();
+    // The conversation takes the next question at once, and the server kept the stopped reply as it was.
+    await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
+    const id = new URL(page.url()).searchParams.get('id')!;
+    await page.goto(`/chat?id=${id}`);
+    await expect(assistantMessages(page).last().getByText('Stopped', { exact: true })).toBeVisible();
+    await expect.poll(() => assistantMessages(page).last().innerText()).toBe(kept);
+    await expectNoAxeViolations(page);
+
+    // Regenerate replaces the stopped reply with a whole new one to the same question.
+    await assistantMessages(page).last().hover();
+    await assistantMessages(page).last().getByRole('button', { name: 'Regenerate reply' }).click();
+    await expect(page.getByRole('article', { name: 'Your message' })).toHaveCount(1);
+    await expect(page.getByRole('article', { name: 'Your message' })).toContainText(question);
+    await expect(assistantMessages(page)).toHaveCount(1);
+    await expect(assistantMessages(page)).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
+    await expect(assistantMessages(page).getByText('Stopped', { exact: true })).toHaveCount(0);
+    if (isLocalServer) await expect(assistantMessages(page)).toContainText('LLM_MODEL');
+    await page.goto(`/chat?id=${id}`);
+    await expect(assistantMessages(page)).toHaveCount(1);
+    await expect(assistantMessages(page).getByText('Stopped', { exact: true })).toHaveCount(0);
   });
 
   // The fault is a route stub in this browser, so the test runs against staging too.

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import type { Feature } from '../../contract/features';
-import { chatScreenMachine, headerTitle, type ChatScreenEmitted, type ChatScreenInput } from '../../machines/chat-screen.machine';
+import {
+  chatScreenMachine,
+  headerTitle,
+  NO_CONVERSATION_SELECTED,
+  type ChatScreenEmitted,
+  type ChatScreenInput,
+} from '../../machines/chat-screen.machine';
+import { notice } from '../../machines/notice';
 import { titlePollInput } from '../../machines/title-poll.machine';
 import { runModelTest } from './support/run-model';
 
@@ -15,6 +22,8 @@ const basic: Feature[] = ['browsing', 'reasoning'];
 let told: { send: EventObject[]; list: EventObject[] } = { send: [], list: [] };
 let sendInputs: unknown[] = [];
 let polls: Array<{ input: unknown; stopped: boolean }> = [];
+/** The Share modals' children started (input) and stopped. */
+let shares: Array<{ input: unknown; stopped: boolean }> = [];
 let emitted: ChatScreenEmitted[] = [];
 let seen = { send: 0, list: 0, emitted: 0, polls: 0 };
 let prev: Snap | null = null;
@@ -37,6 +46,13 @@ const testMachine = () =>
           poll.stopped = true;
         };
       }) as never,
+      share: fromCallback<EventObject, unknown>(({ input }) => {
+        const share = { input, stopped: false };
+        shares.push(share);
+        return () => {
+          share.stopped = true;
+        };
+      }) as never,
     },
   });
 
@@ -49,6 +65,8 @@ function eventsFor(s: Snap): Ev[] {
     { type: 'message.edit', messageId: 'm1', text: 'Hello again' },
     { type: 'messages.refresh' },
     { type: 'messages.loadEarlier' },
+    { type: 'message.regenerate' },
+    { type: 'reply.stop' },
     { type: 'option.toggle', feature: 'browsing' },
     { type: 'option.toggle', feature: 'imageGeneration' },
     { type: 'reasoning.toggle' },
@@ -65,6 +83,8 @@ function eventsFor(s: Snap): Ev[] {
     { type: 'xstate.done.actor.titlePoll', output: { status: 'gaveUp', value: 'New Conversation', error: null, attempts: 20 } } as never,
     { type: 'conversation.deleted', id: 'c1' },
     { type: 'notice.show', tone: 'success', text: 'Conversation deleted successfully' },
+    { type: 'share.open' },
+    { type: 'share.close' },
   ];
   if (s.matches({ drawer: 'closed' })) events.push({ type: 'drawer.open' });
   else events.push({ type: 'drawer.close' });
@@ -74,7 +94,7 @@ function eventsFor(s: Snap): Ev[] {
 }
 
 const key = (s: Snap) =>
-  JSON.stringify([s.value, s.context.conversationId, s.context.titlePollFor !== null, s.context.entitlements.length]);
+  JSON.stringify([s.value, s.context.conversationId, s.context.titlePollFor !== null, s.context.entitlements.length, s.context.sharingFor]);
 
 function checkStep(s: Snap, e: { type: string } | null) {
   const p = prev;
@@ -100,6 +120,14 @@ function checkStep(s: Snap, e: { type: string } | null) {
   const running = polls.filter((x) => !x.stopped);
   expect(running.length).toBe(s.context.titlePollFor === null ? running.length : 1);
   if (s.context.titlePollFor !== null) expect(running.at(-1)!.input).toEqual(titlePollInput(s.context.titlePollFor));
+  // The Share modal's child runs exactly while one is open, for the open conversation.
+  const sharing = shares.filter((x) => !x.stopped);
+  expect(sharing.length).toBe(s.context.sharingFor === null ? 0 : 1);
+  expect(Boolean(s.children.share)).toBe(s.context.sharingFor !== null);
+  if (s.context.sharingFor !== null) {
+    expect(s.context.sharingFor).toBe(s.context.conversationId);
+    expect(sharing[0]!.input).toEqual({ conversationId: s.context.sharingFor });
+  }
 
   const nothingElse = (except: Array<keyof typeof fresh>) => {
     for (const k of Object.keys(fresh) as Array<keyof typeof fresh>) if (!except.includes(k)) expect(fresh[k], k).toEqual([]);
@@ -109,6 +137,8 @@ function checkStep(s: Snap, e: { type: string } | null) {
   switch (event.type) {
     case 'route.changed':
       expect(fresh.send).toEqual([{ type: 'conversation.open', conversationId: event.conversationId }]);
+      // Another conversation closes the Share modal; the same one keeps it.
+      expect(s.context.sharingFor).toBe(p.context.sharingFor === event.conversationId ? p.context.sharingFor : null);
       expect(s.matches({ drawer: 'closed' })).toBe(true);
       expect(s.context.conversationId).toBe(event.conversationId);
       // Leaving the polled conversation stops its poll.
@@ -122,12 +152,14 @@ function checkStep(s: Snap, e: { type: string } | null) {
       break;
     case 'message.submit':
     case 'message.edit':
+    case 'message.regenerate':
       // The options chosen travel with the text.
       expect(fresh.send).toEqual([{ ...event, ...p.context.options }]);
       nothingElse(['send']);
       break;
     case 'messages.refresh':
     case 'messages.loadEarlier':
+    case 'reply.stop':
       expect(fresh.send).toEqual([event]);
       nothingElse(['send']);
       break;
@@ -190,6 +222,22 @@ function checkStep(s: Snap, e: { type: string } | null) {
       expect(fresh.emitted).toEqual([event]);
       nothingElse(['emitted']);
       break;
+    case 'share.open':
+      // A new modal for the open conversation (a fresh link fetch); none on the new-chat screen.
+      if (p.context.conversationId === null) {
+        expect(fresh.emitted).toEqual([notice('error', NO_CONVERSATION_SELECTED)]);
+        expect(s.context.sharingFor).toBeNull();
+      } else {
+        expect(fresh.emitted).toEqual([]);
+        expect(s.context.sharingFor).toBe(p.context.conversationId);
+      }
+      expect(fresh.send).toEqual([]);
+      expect(fresh.list).toEqual([]);
+      break;
+    case 'share.close':
+      expect(s.context.sharingFor).toBeNull();
+      nothingElse([]);
+      break;
     default:
       nothingElse([]);
   }
@@ -208,6 +256,7 @@ runModelTest({
     told = { send: [], list: [] };
     sendInputs = [];
     polls = [];
+    shares = [];
     emitted = [];
     seen = { send: 0, list: 0, emitted: 0, polls: 0 };
     prev = null;

@@ -15,16 +15,18 @@ import {
   SEND_REQUEST_FAILED,
   SEND_STREAM_FAILED,
   serverDetailOf,
+  STOP_FAILED,
   streamErrorContent,
   type ChatSendEvent,
   type ChatSendReported,
   type LoadEarlierInput,
   type LoadInput,
   type SendMessageInput,
+  type StopReplyInput,
 } from '../../machines/chat-send.machine';
 import { notice } from '../../machines/notice';
 import type { PollOutput } from '../../machines/poll.machine';
-import { type ChatMessage, type ConversationMessages, type SendMessageRequest, type Usage } from '../../contract/chat';
+import { type ChatMessage, type ConversationMessages, type ReplyStopResult, type SendMessageRequest, type Usage } from '../../contract/chat';
 import { UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
 import { errorMarker } from '../../contract/markers';
 import { ApiError } from '../../src/api/api-error';
@@ -38,7 +40,7 @@ type StreamControlEvent = Extract<ChatSendEvent, { type: 'stream.control' }>;
 
 const at = '2025-01-01T10:00:00.000Z';
 const msg = (id: string, sender: ChatMessage['sender'], content: string, conversation_id = 'c1'): ChatMessage => ({
-  id, conversation_id, content, sender, status: 'complete', created_at: at,
+  id, conversation_id, content, sender, status: 'complete', created_at: at, stopped: false,
 });
 const conversation = { id: 'c1', title: 'Trip planning', created_at: at, updated_at: at };
 const loaded: ConversationMessages = { conversation, messages: [msg('u1', 'user', 'Plan a trip'), msg('a1', 'Assistant', 'Sure.')], earlier_cursor: null };
@@ -121,6 +123,7 @@ let aborts = 0;
 let loads: LoadInput[] = [];
 let recentLoads: LoadInput[] = [];
 let earlierLoads: LoadEarlierInput[] = [];
+let stops: StopReplyInput[] = [];
 let reported: ChatSendReported[] = [];
 
 /** A load that never settles (the paths send its outcome), recording its input. */
@@ -137,6 +140,10 @@ const testMachine = (machine = chatSendMachine) =>
       loadRecent: never<ConversationMessages>((input) => recentLoads.push(input)),
       loadEarlier: fromPromise<ConversationMessages, LoadEarlierInput>(({ input }) => {
         earlierLoads.push(input);
+        return new Promise(() => {});
+      }),
+      stopReply: fromPromise<ReplyStopResult, StopReplyInput>(({ input }) => {
+        stops.push(input);
         return new Promise(() => {});
       }),
       sendMessage: fromCallback<EventObject, SendMessageInput>(({ input }) => {
@@ -166,7 +173,16 @@ const eventsFor = (s: Snap): Ev[] => {
   // snapshot the replay is in, so ids derived from the context could repeat an earlier exchange's.
   serverIds += 1;
   const control: Ev = { type: 'stream.control', conversationId: current ?? 'new-1', messageId: `srv-a-${serverIds}`, userMessageId: `srv-u-${serverIds}` };
-  const done: Ev = { type: 'stream.done', messageId: `srv-a-${serverIds}`, usage };
+  // Every other reply ends because it was stopped (the server's `done` says so).
+  const done: Ev = { type: 'stream.done', messageId: `srv-a-${serverIds}`, usage, stopped: serverIds % 2 === 0 };
+  // A stop's answer comes wherever the reply's end led (the child outlives the state that spawned it).
+  const stopping: Ev[] =
+    s.context.stoppingMessageId === null
+      ? []
+      : [
+          { type: 'xstate.done.actor.stopReply', output: { message_id: s.context.stoppingMessageId, stopped: true }, actorId: 'stopReply' } as Ev,
+          { type: 'xstate.error.actor.stopReply', error: new Error('503'), actorId: 'stopReply' } as Ev,
+        ];
   // Scrolling up is possible in every state; the earlier page's outcome comes while one loads.
   const earlier: Ev[] = [
     { type: 'messages.loadEarlier' },
@@ -183,6 +199,7 @@ const eventsFor = (s: Snap): Ev[] => {
       { type: 'message.submit', text: 'Hello Tanya', ...options },
       { type: 'message.edit', messageId: editId, text: 'Plan a trip to Ipoh', ...options },
       { type: 'messages.refresh' },
+      { type: 'message.regenerate', ...options },
     ];
     // The poll ends as its checks said: finished after an answer with no reply streaming, else gave up or failed.
     const ends: Ev[] = s.context.messages.some(isStreamingReply)
@@ -194,12 +211,14 @@ const eventsFor = (s: Snap): Ev[] => {
           { type: 'xstate.error.actor.follow', error: new Error('poll broke'), actorId: 'follow' },
         ]
       : [{ type: 'xstate.done.actor.follow', output: followOutput(s, 'finished'), actorId: 'follow' }];
-    return [...open, ...ignored, ...ends, ...earlier];
+    return [...open, ...ignored, ...ends, ...earlier, { type: 'reply.stop' }, ...stopping];
   }
   if (s.matches({ replying: 'thinking' })) {
     return [
       ...open,
       ...earlier,
+      ...stopping,
+      { type: 'reply.stop' },
       control,
       { type: 'stream.chunk', text: 'Hel' },
       done,
@@ -214,6 +233,8 @@ const eventsFor = (s: Snap): Ev[] => {
     return [
       ...open,
       ...earlier,
+      ...stopping,
+      { type: 'reply.stop' },
       control,
       { type: 'stream.chunk', text: 'lo' },
       done,
@@ -243,7 +264,10 @@ const eventsFor = (s: Snap): Ev[] => {
         { type: 'message.edit', messageId: editId, text: ' \n ', ...options },
         { type: 'message.edit', messageId: 'missing', text: 'x', ...options },
         { type: 'messages.refresh' },
+        { type: 'message.regenerate', browsing: false, imageGeneration: true, reasoningEffort: 'medium' },
+        { type: 'reply.stop' },
         ...earlier,
+        ...stopping,
       ];
     case 'refreshing':
       return [
@@ -254,9 +278,10 @@ const eventsFor = (s: Snap): Ev[] => {
         // Alternate the two failures, so paths carry both (the generators keep one event per type and target).
         { type: 'xstate.error.actor.loadRecent', error: serverIds % 2 ? refusedRefresh : droppedRefresh, actorId: 'loadRecent' },
         ...earlier,
+        ...stopping,
       ];
     default:
-      return [...open, ...earlier];
+      return [...open, ...earlier, ...stopping];
   }
 };
 
@@ -267,6 +292,7 @@ let abortsSeen = 0;
 let sentSeen = 0;
 let recentLoadsSeen = 0;
 let earlierLoadsSeen = 0;
+let stopsSeen = 0;
 /** This run has been in `following` (only then can a reply the server is writing stay in the list). */
 let followed = false;
 const replying = (s: Snap | null) => Boolean(s && s.matches('replying'));
@@ -285,6 +311,7 @@ function expectedReports(p: Snap | null, e: { type: string } | null, s: Snap): C
   }
   if (e.type === 'xstate.error.actor.loadMessages') out.push(notice('error', FETCH_MESSAGES_FAILED));
   if (e.type === 'xstate.error.actor.loadEarlier') out.push(notice('error', FETCH_MESSAGES_FAILED));
+  if (e.type === 'xstate.error.actor.stopReply') out.push(notice('error', STOP_FAILED));
   if (e.type === 'xstate.done.actor.loadRecent' && p.matches('refreshing')) {
     const answer = (e as unknown as { output: ConversationMessages }).output;
     out.push(answer.messages.length === 0 ? notice('error', refreshFailedText(NO_MESSAGES_FOUND)) : notice('success', MESSAGES_REFRESHED));
@@ -314,6 +341,8 @@ function common(s: Snap, e: { type: string } | null) {
   recentLoadsSeen = recentLoads.length;
   const newEarlierLoads = earlierLoads.length - earlierLoadsSeen;
   earlierLoadsSeen = earlierLoads.length;
+  const newStops = stops.length - stopsSeen;
+  stopsSeen = stops.length;
   if (s.matches('following')) followed = true;
 
   // Tags are exactly the documented ones.
@@ -400,6 +429,37 @@ function common(s: Snap, e: { type: string } | null) {
     expect(c).toEqual({ ...p.context, loadingEarlier: null });
   }
 
+  // Stop: for a reply with a server id that is being written (ours once the control record came, or one followed),
+  // one request at a time; its child runs exactly while `stoppingMessageId` is set, whatever the state.
+  const lastMessage = c.messages.at(-1);
+  const stoppable = replying(s)
+    ? c.streamingMessageId !== null && !c.streamingMessageId.startsWith('temp-')
+    : s.matches('following') && lastMessage !== undefined && isStreamingReply(lastMessage);
+  expect(s.can({ type: 'reply.stop' })).toBe(stoppable && c.stoppingMessageId === null);
+  expect(Boolean(s.children.stopReply)).toBe(c.stoppingMessageId !== null);
+  const stopAsked = e?.type === 'reply.stop' && p !== null && p.can({ type: 'reply.stop' });
+  expect(newStops).toBe(stopAsked ? 1 : 0);
+  if (stopAsked) {
+    expect(c.stoppingMessageId).toBe(replying(p) ? p.context.streamingMessageId : p.context.messages.at(-1)!.id);
+    expect(stops.at(-1)).toEqual({ messageId: c.stoppingMessageId });
+    // Nothing else changes until the server ends the reply.
+    expect({ ...c, stoppingMessageId: null }).toEqual(p.context);
+  }
+  if ((e?.type === 'xstate.done.actor.stopReply' || e?.type === 'xstate.error.actor.stopReply') && p) {
+    expect(c).toEqual({ ...p.context, stoppingMessageId: null });
+  }
+  // Regenerate: where a send is possible, when the conversation ends with a saved question and its saved reply.
+  const question = c.messages.at(-2);
+  const regenerable =
+    lastMessage !== undefined &&
+    question !== undefined &&
+    lastMessage.sender === 'Assistant' &&
+    question.sender === 'user' &&
+    lastMessage.status !== 'streaming' &&
+    !lastMessage.id.startsWith('temp-') &&
+    !question.id.startsWith('temp-');
+  expect(s.can({ type: 'message.regenerate', ...options })).toBe(canSend && regenerable);
+
   // Exactly the expected reported events for the step.
   expect(fresh).toEqual(expectedReports(p, e, s));
 
@@ -411,6 +471,7 @@ function common(s: Snap, e: { type: string } | null) {
     expect(c.failureDetail).toBeNull();
     expect(c.loadError).toBeNull();
     expect(c.title).toBeNull();
+    expect(c.stoppingMessageId).toBeNull();
   }
   if (e?.type === 'stream.control') {
     const ev = e as StreamControlEvent;
@@ -445,6 +506,8 @@ runModelTest({
     recentLoadsSeen = 0;
     earlierLoads = [];
     earlierLoadsSeen = 0;
+    stops = [];
+    stopsSeen = 0;
     followed = false;
     actor.on('*', (ev) => reported.push(ev as ChatSendReported));
   },
@@ -461,6 +524,7 @@ runModelTest({
       f: s.matches('following') ? s.context.messages.length === 2 && s.context.earlierCursor === null : null,
       x: s.context.earlierCursor !== null,
       y: earlierLoad(s),
+      k: s.context.stoppingMessageId !== null,
     }),
   // Simple paths over the full key explode; value + "has a conversation" gives a few hundred routes.
   simpleKey: (s) => JSON.stringify([s.value, s.context.conversationId !== null]),
@@ -487,7 +551,13 @@ runModelTest({
       }
       if (e?.type === 'stream.done') {
         const ev = e as Extract<ChatSendEvent, { type: 'stream.done' }>;
-        expect(c.messages.at(-1)).toMatchObject({ id: ev.messageId, sender: 'Assistant', status: 'complete', content: p!.context.streamingText });
+        expect(c.messages.at(-1)).toMatchObject({
+          id: ev.messageId,
+          sender: 'Assistant',
+          status: 'complete',
+          content: p!.context.streamingText,
+          stopped: ev.stopped,
+        });
         expect(c.lastUsage).toEqual(usage);
       }
       if (e?.type === 'stream.error') {
@@ -541,6 +611,21 @@ runModelTest({
         expect(c.messages[i]).toMatchObject({ id: ev.messageId, content: ev.text, sender: 'user' });
         expect(c.messages.length).toBe(i + 2);
         expect(sent.at(-1)).toMatchObject({ message: ev.text, message_id_to_edit: ev.messageId, browsing: true, reasoning_effort: 'medium' });
+      }
+      if (e?.type === 'message.regenerate') {
+        const ev = e as Extract<ChatSendEvent, { type: 'message.regenerate' }>;
+        // The last question is asked again with its own text: its reply is replaced by an empty one.
+        const asked = p!.context.messages.at(-2)!;
+        expect(c.messages.slice(0, -1)).toEqual(p!.context.messages.slice(0, -1));
+        expect(c.messages.at(-1)).toMatchObject({ sender: 'Assistant', status: 'streaming', content: '' });
+        expect(sent.at(-1)).toEqual({
+          conversation_id: p!.context.conversationId,
+          message: asked.content,
+          browsing: ev.browsing,
+          image_generation: ev.imageGeneration,
+          reasoning_effort: ev.reasoningEffort,
+          message_id_to_edit: asked.id,
+        });
       }
       if (e?.type === 'stream.chunk') {
         const text = (e as Extract<ChatSendEvent, { type: 'stream.chunk' }>).text;
@@ -603,8 +688,8 @@ runModelTest({
       } else if (!p?.matches('following')) {
         // Entered with the reply the server is writing as the last assistant message.
         expect(c.messages.findLast((m) => m.sender === 'Assistant')?.status).toBe('streaming');
-      } else if (!/^(messages\.loadEarlier|xstate\.(done|error)\.actor\.loadEarlier)$/.test(e?.type ?? '')) {
-        // Anything but progress (and the earlier messages, checked in common) is ignored while following.
+      } else if (!/^(messages\.loadEarlier|reply\.stop|xstate\.(done|error)\.actor\.(loadEarlier|stopReply))$/.test(e?.type ?? '')) {
+        // Anything but progress (and the earlier messages and stopping, checked in common) is ignored while following.
         expect(c).toBe(p.context);
       }
       if (e?.type === 'xstate.done.actor.loadMessages') {
@@ -663,7 +748,7 @@ describe('chat-send (examples)', () => {
     expect(live.context.messages.at(-1)!.content).toBe('');
     expect(displayedContent(live.context, live.context.messages.at(-1)!)).toBe('Hi there');
     expect(displayedContent(live.context, live.context.messages[0])).toBe('Hello');
-    actor.send({ type: 'stream.done', messageId: 'a9', usage });
+    actor.send({ type: 'stream.done', messageId: 'a9', usage, stopped: false });
     const done = actor.getSnapshot();
     expect(done.value).toBe('idle');
     expect(done.context.messages.map((m) => [m.id, m.sender, m.content, m.status, m.conversation_id])).toEqual([
@@ -831,7 +916,7 @@ describe('chat-send (examples)', () => {
             setTimeout(() => sendBack({ type: 'stream.control', conversationId: 'c5', messageId: 'a5', userMessageId: 'u5' }), 1),
             setTimeout(() => sendBack({ type: 'stream.chunk', text: 'Hello' }), 2),
             setTimeout(() => sendBack({ type: 'stream.chunk', text: ', world' }), 3),
-            setTimeout(() => sendBack({ type: 'stream.done', messageId: 'a5', usage }), 4),
+            setTimeout(() => sendBack({ type: 'stream.done', messageId: 'a5', usage, stopped: false }), 4),
           ];
           return () => timers.forEach(clearTimeout);
         }),
@@ -870,7 +955,7 @@ describe('chat-send (examples)', () => {
     const chat = screen.getSnapshot().children.chatSend!;
     chat.send({ type: 'message.submit', text: 'Hello', ...options });
     chat.send({ type: 'stream.control', conversationId: 'c9', messageId: 'a9', userMessageId: 'u9' });
-    chat.send({ type: 'stream.done', messageId: 'a9', usage });
+    chat.send({ type: 'stream.done', messageId: 'a9', usage, stopped: false });
     chat.send({ type: 'conversation.open', conversationId: 'c3' });
     chat.send({ type: 'xstate.error.actor.loadMessages', error: new Error('500'), actorId: 'loadMessages' });
     expect(screen.getSnapshot().context.seen).toEqual([
@@ -898,7 +983,7 @@ describe('chat-send (earlier messages)', () => {
     s = actor.getSnapshot();
     expect(s.value).toEqual({ replying: 'streaming' });
     expect(s.context.messages.map((m) => m.id)).toEqual(['u3', 'a3', 'u4', 'a4', 'u5', 'a5', 'temp-user-2', 'temp-assistant-3']);
-    actor.send({ type: 'stream.done', messageId: 'a6', usage });
+    actor.send({ type: 'stream.done', messageId: 'a6', usage, stopped: false });
     s = actor.getSnapshot();
     expect(s.context.messages.at(-1)).toMatchObject({ id: 'a6', content: 'Try the night market.', status: 'complete' });
     expect(s.context.earlierCursor).toBe('before-u3');
@@ -942,6 +1027,7 @@ function fakeApi(overrides: Partial<ChatSendApi> = {}): ChatSendApi {
     fetchMessages: () => new Promise(() => {}),
     fetchRecentMessages: () => new Promise(() => {}),
     streamMessage: () => new Promise(() => {}),
+    stopReply: () => new Promise(() => {}),
     ...overrides,
   };
 }

@@ -25,7 +25,7 @@ describe(`the search index through a reply's life (${dbKind})`, () => {
     const reply = await insertMessage(s.db, { conversation_id: conversation.id, user_id: user.id, sender: 'Assistant', content: '', status: 'streaming' });
     await saveStreamingReplies(s.db, [{ id: reply.id, content: 'zebracorn' }]);
     await saveStreamingReplies(s.db, [{ id: reply.id, content: 'zebracorn narwhalish' }]);
-    await finishReply(s.db, reply.id, 'unicornfish', 'complete');
+    await finishReply(s.db, reply.id, 'unicornfish', 'complete', false);
     await indexIsExact();
     expect(await found('unicornfish')).toEqual([conversation.id]);
     expect(await found('zebracorn')).toEqual([]);

@@ -16,7 +16,7 @@ describe('the in-memory stream hub', () => {
     hub.publish('s', { type: 'delta', text: ' four' });
     hub.publish('s', { type: 'error', error: { type: 'llm', message: 'x' } });
     hub.publish('s', { type: 'delta', text: ' five' });
-    hub.publish('s', { type: 'done', done: { message_id: 'm', usage: { prompt_tokens: 1, completion_tokens: 2 } } });
+    hub.publish('s', { type: 'done', done: { message_id: 'm', usage: { prompt_tokens: 1, completion_tokens: 2 }, stopped: false } });
     hub.close('s');
 
     expect(live.filter((e) => e.type === 'delta')).toHaveLength(5);

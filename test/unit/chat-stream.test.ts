@@ -47,7 +47,7 @@ function recorder() {
 
 const body = { conversation_id: null, message: 'Hello' };
 const control = { conversation_id: 'c1', message_id: 'm2', user_message_id: 'm1' };
-const done = { message_id: 'm2', usage: { prompt_tokens: 3, completion_tokens: 2 } };
+const done = { message_id: 'm2', usage: { prompt_tokens: 3, completion_tokens: 2 }, stopped: false };
 
 describe('streamMessage', () => {
   it('reads the control record, JSON-encoded deltas (newlines kept) and done, in order', async () => {

@@ -3,6 +3,8 @@ import * as foundation from './2026-11-22-01-foundation';
 import * as chat from './2026-11-23-01-chat';
 import * as replyLeases from './2026-11-23-03-reply-leases';
 import * as streamingSearch from './2026-11-23-04-streaming-search';
+import * as sharingPromptsTipsFeedback from './2026-11-23-05-sharing-prompts-tips-feedback';
+import * as stoppedReplies from './2026-11-23-06-stopped-replies';
 
 /** Every migration, in order. Listed by hand: no filesystem glob, so bundlers and tsx see them all. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +12,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-01-chat': chat,
   '2026-11-23-03-reply-leases': replyLeases,
   '2026-11-23-04-streaming-search': streamingSearch,
+  '2026-11-23-05-sharing-prompts-tips-feedback': sharingPromptsTipsFeedback,
+  '2026-11-23-06-stopped-replies': stoppedReplies,
 };

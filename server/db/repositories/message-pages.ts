@@ -1,9 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../database';
-import type { MessageRecord } from './messages';
-
-/** Explicit columns: on SQLite the table also has `rid`, the search index key, which nothing else should see. */
-const COLUMNS = ['id', 'conversation_id', 'user_id', 'sender', 'content', 'status', 'seq', 'created_at'] as const;
+import { MESSAGE_COLUMNS, type MessageRecord } from './messages';
 
 /** The oldest message of a page already read: the next page holds the messages before it. */
 export interface PageStart {
@@ -73,7 +70,7 @@ export async function readMessagePage(db: Kysely<Database>, conversationId: stri
   const newest = sizes[0]!.seq;
   const oldest = sizes[taken - 1]!.seq;
   const rows = await earlierThan(db.selectFrom('messages'), conversationId, request.before)
-    .select(COLUMNS)
+    .select(MESSAGE_COLUMNS)
     .where('seq', '>=', oldest)
     .where('seq', '<=', newest)
     .orderBy('seq')

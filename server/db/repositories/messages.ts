@@ -6,7 +6,7 @@ import { isoNow } from '../timestamps';
 export type MessageRecord = Selectable<MessagesTable>;
 
 /** Explicit columns: on SQLite the table also has `rid`, the search index key, which nothing else should see. */
-const COLUMNS = ['id', 'conversation_id', 'user_id', 'sender', 'content', 'status', 'seq', 'created_at'] as const;
+export const MESSAGE_COLUMNS = ['id', 'conversation_id', 'user_id', 'sender', 'content', 'status', 'seq', 'created_at', 'stopped_at'] as const;
 
 export interface NewMessage {
   conversation_id: string;
@@ -29,7 +29,7 @@ export async function insertMessage(db: Kysely<Database>, input: NewMessage): Pr
       seq: sql<number>`(select coalesce(max(seq), 0) + 1 from messages where conversation_id = ${input.conversation_id})`,
       created_at: isoNow(),
     })
-    .returning(COLUMNS)
+    .returning(MESSAGE_COLUMNS)
     .executeTakeFirstOrThrow();
 }
 
@@ -42,7 +42,7 @@ export async function findOwnUserMessage(
 ): Promise<MessageRecord | undefined> {
   return db
     .selectFrom('messages')
-    .select(COLUMNS)
+    .select(MESSAGE_COLUMNS)
     .where('id', '=', id)
     .where('conversation_id', '=', conversationId)
     .where('user_id', '=', userId)
@@ -143,15 +143,29 @@ export async function saveStreamingReplies(db: Kysely<Database>, replies: Readon
   }
 }
 
-/** The reply's final text and status, unless it was already ended (by the sweep, as interrupted). */
-export async function finishReply(db: Kysely<Database>, id: string, content: string, status: 'complete' | 'error'): Promise<boolean> {
-  const result = await db.updateTable('messages').set({ content, status }).where('id', '=', id).where('status', '=', 'streaming').executeTakeFirst();
+/**
+ * The reply's final text and status, unless it was already ended (by the sweep, as interrupted). Not `stopped`:
+ * a stop asked for as the reply was ending on its own is forgotten (the reply is whole).
+ */
+export async function finishReply(
+  db: Kysely<Database>,
+  id: string,
+  content: string,
+  status: 'complete' | 'error',
+  stopped: boolean,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('messages')
+    .set({ content, status, ...(stopped ? {} : { stopped_at: null }) })
+    .where('id', '=', id)
+    .where('status', '=', 'streaming')
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 /** Oldest first. */
 export async function listMessages(db: Kysely<Database>, conversationId: string): Promise<MessageRecord[]> {
-  return db.selectFrom('messages').select(COLUMNS).where('conversation_id', '=', conversationId).orderBy('seq').execute();
+  return db.selectFrom('messages').select(MESSAGE_COLUMNS).where('conversation_id', '=', conversationId).orderBy('seq').execute();
 }
 
 /** The newest `limit` messages before `beforeSeq` (all when omitted), returned oldest first. */
@@ -161,7 +175,7 @@ export async function listLatestMessages(
   limit: number,
   beforeSeq?: number,
 ): Promise<MessageRecord[]> {
-  let query = db.selectFrom('messages').select(COLUMNS).where('conversation_id', '=', conversationId);
+  let query = db.selectFrom('messages').select(MESSAGE_COLUMNS).where('conversation_id', '=', conversationId);
   if (beforeSeq !== undefined) query = query.where('seq', '<', beforeSeq);
   const newestFirst = await query.orderBy('seq', 'desc').limit(limit).execute();
   return newestFirst.reverse();
@@ -174,4 +188,35 @@ export async function countMessages(db: Kysely<Database>, conversationId: string
     .where('conversation_id', '=', conversationId)
     .executeTakeFirstOrThrow();
   return Number(n);
+}
+
+/**
+ * Marks the user's reply as stopped if it is still being written. 'requested': marked now; 'ended': the reply
+ * exists but had already ended; 'missing': no such reply of theirs.
+ */
+export async function requestReplyStop(db: Kysely<Database>, userId: string, id: string): Promise<'requested' | 'ended' | 'missing'> {
+  const result = await db
+    .updateTable('messages')
+    .set({ stopped_at: isoNow() })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('sender', '=', 'Assistant')
+    .where('status', '=', 'streaming')
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 1) return 'requested';
+  const found = await db
+    .selectFrom('messages')
+    .select('id')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('sender', '=', 'Assistant')
+    .executeTakeFirst();
+  return found ? 'ended' : 'missing';
+}
+
+/** Those of `ids` that someone asked to stop. */
+export async function listStopRequests(db: Kysely<Database>, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('messages').select('id').where('id', 'in', ids).where('stopped_at', 'is not', null).execute();
+  return rows.map((r) => r.id);
 }

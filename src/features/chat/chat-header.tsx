@@ -1,3 +1,4 @@
+import { lazy, Suspense, useState } from 'react';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { FileText, History, Lightbulb, Menu, PanelLeftOpen, Share2, SquarePen } from 'lucide-react';
 import { cx } from '../../ui/cx';
@@ -11,12 +12,13 @@ export interface ChatHeaderProps {
   onExpandPanel(): void;
   onOpenDrawer(): void;
   onNewChat(): void;
+  onShare(): void;
 }
 
 const iconButton =
   'flex h-9 min-w-9 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2 text-sm text-gray-700 hover:bg-gray-200 dark:text-gray-200 dark:hover:bg-gray-700';
 
-/** Share, documents and Tips are built by later issues: present, disabled, and saying so. */
+/** The documents button is built by a later issue: present, disabled, and saying so. */
 function Soon({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <Tooltip content={`${label}: coming soon`}>
@@ -27,7 +29,12 @@ function Soon({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-export function ChatHeader({ title, isUserRole, panelCollapsed, onExpandPanel, onOpenDrawer, onNewChat }: ChatHeaderProps) {
+// Its code loads when first opened: the chat route stays light.
+const TipsModal = lazy(() => import('./tips-modal'));
+
+export function ChatHeader({ title, isUserRole, panelCollapsed, onExpandPanel, onOpenDrawer, onNewChat, onShare }: ChatHeaderProps) {
+  // Which modal is open is this view's own: the tips list is a self-contained pager, nothing else reads it.
+  const [tipsOpen, setTipsOpen] = useState(false);
   return (
     <header className="flex h-14 shrink-0 items-center gap-1 border-b border-gray-300 px-2 dark:border-gray-700">
       {isUserRole && (
@@ -43,10 +50,12 @@ export function ChatHeader({ title, isUserRole, panelCollapsed, onExpandPanel, o
         </Tooltip>
       )}
       <h1 className="min-w-0 flex-1 truncate px-2 text-base font-semibold">{title ?? 'New chat'}</h1>
-      <Soon label="Share">
-        <Share2 aria-hidden className="size-4" />
-        <span className="hidden sm:inline">Share</span>
-      </Soon>
+      <Tooltip content="Share conversation">
+        <AriaButton aria-label="Share" onPress={onShare} className={iconButton}>
+          <Share2 aria-hidden className="size-4" />
+          <span className="hidden sm:inline">Share</span>
+        </AriaButton>
+      </Tooltip>
       <Soon label="0 Documents">
         <FileText aria-hidden className="size-4" />
         <span className="hidden sm:inline">0 Documents</span>
@@ -63,9 +72,16 @@ export function ChatHeader({ title, isUserRole, panelCollapsed, onExpandPanel, o
           </AriaButton>
         </Tooltip>
       )}
-      <Soon label="Tips">
-        <Lightbulb aria-hidden className="size-4" />
-      </Soon>
+      <Tooltip content="Tips">
+        <AriaButton aria-label="Tips" onPress={() => setTipsOpen(true)} className={iconButton}>
+          <Lightbulb aria-hidden className="size-4" />
+        </AriaButton>
+      </Tooltip>
+      {tipsOpen && (
+        <Suspense fallback={null}>
+          <TipsModal isOpen onClose={() => setTipsOpen(false)} />
+        </Suspense>
+      )}
     </header>
   );
 }

@@ -5,7 +5,7 @@ import { Popover } from 'react-aria-components/Popover';
 import { TextArea } from 'react-aria-components/TextArea';
 import { TextField } from 'react-aria-components/TextField';
 import { ToggleButton } from 'react-aria-components/ToggleButton';
-import { ArrowUp, BookOpen, Brain, Globe, ImagePlus, Paperclip, SlidersHorizontal } from 'lucide-react';
+import { ArrowUp, BookOpen, Brain, Globe, ImagePlus, Paperclip, SlidersHorizontal, Square } from 'lucide-react';
 import { MESSAGE_EMPTY } from '../../../contract/chat-constants';
 import type { ChatOptions, OptionFeature } from '../../../machines/chat-screen.machine';
 import { cx } from '../../ui/cx';
@@ -25,6 +25,8 @@ export interface ChatInputProps {
   onToggleReasoning(): void;
   /** Returns whether the message was taken (the box empties only then). */
   onSubmit(text: string): boolean;
+  /** While a reply is written, Stop takes the place of Send (enabled when the machine can stop it now). */
+  stop?: { canStop: boolean; onStop(): void };
 }
 
 const iconButton = cx(
@@ -32,6 +34,11 @@ const iconButton = cx(
   'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50 dark:text-gray-200 dark:hover:bg-gray-700',
   'data-[selected]:bg-primary/30 data-[selected]:text-gray-900 dark:data-[selected]:text-gray-50',
 
+);
+
+const roundButton = cx(
+  'flex size-9 cursor-pointer items-center justify-center rounded-full bg-gray-900 text-white transition-colors hover:bg-gray-700',
+  'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-40 dark:bg-gray-100 dark:text-gray-900 dark:hover:bg-white',
 );
 
 /** Attachments and the prompt library are built by later issues: present, disabled, and saying so. */
@@ -116,7 +123,7 @@ function FeatureControls({ options: features, allowed, onToggleOption, onToggleR
 }
 
 /** The message box of the new-chat screen and of a conversation (spec section 2, Chat input box). */
-export function ChatInput({ isNewChat, isSubmitting, isAttaching = false, options, allowed, onToggleOption, onToggleReasoning, onSubmit }: ChatInputProps) {
+export function ChatInput({ isNewChat, isSubmitting, isAttaching = false, options, allowed, onToggleOption, onToggleReasoning, onSubmit, stop }: ChatInputProps) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -187,18 +194,17 @@ export function ChatInput({ isNewChat, isSubmitting, isAttaching = false, option
           <FeatureControls options={options} allowed={allowed} onToggleOption={onToggleOption} onToggleReasoning={onToggleReasoning} />
           <Soon label="Prompt library" icon={BookOpen} />
           <div className="flex-1" />
-          <AriaButton
-            type="submit"
-            aria-label="Send message"
-            isDisabled={sendDisabled}
-            className={cx(
-              'flex size-9 cursor-pointer items-center justify-center rounded-full bg-gray-900 text-white transition-colors hover:bg-gray-700',
-              'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-40 dark:bg-gray-100 dark:text-gray-900 dark:hover:bg-white',
-
-            )}
-          >
-            <ArrowUp aria-hidden className="size-5" />
-          </AriaButton>
+          {stop ? (
+            <Tooltip content="Stop">
+              <AriaButton type="button" aria-label="Stop reply" isDisabled={!stop.canStop} onPress={stop.onStop} className={roundButton}>
+                <Square aria-hidden className="size-4 fill-current" />
+              </AriaButton>
+            </Tooltip>
+          ) : (
+            <AriaButton type="submit" aria-label="Send message" isDisabled={sendDisabled} className={roundButton}>
+              <ArrowUp aria-hidden className="size-5" />
+            </AriaButton>
+          )}
         </div>
       </div>
       {error && (

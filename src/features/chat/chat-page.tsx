@@ -11,6 +11,7 @@ import { cx } from '../../ui/cx';
 import { Spinner } from '../../ui/spinner';
 import { ChatHeader } from './chat-header';
 import { ChatInput, type ChatInputProps } from './chat-input';
+import { ShareModal } from './share-modal';
 import { ConversationDrawer } from './conversation-drawer';
 import { ConversationPanel, type ConversationPanelProps } from './conversation-sidebar';
 import { MessageList } from './message-list';
@@ -52,6 +53,7 @@ export default function ChatPage() {
     shallowEqual,
   );
   const chat = useChatSendView(screen);
+  const share = useSelector(screen, (s) => s.children.share);
   const list = useConversationListView(screen);
   const liveText = useFrameSelector(chat.send, (s) => s.context.streamingText);
 
@@ -65,6 +67,7 @@ export default function ChatPage() {
   };
   const edit = useCallback((messageId: string, text: string) => screen.send({ type: 'message.edit', messageId, text }), [screen]);
   const loadEarlier = useCallback(() => screen.send({ type: 'messages.loadEarlier' }), [screen]);
+  const regenerate = useCallback(() => screen.send({ type: 'message.regenerate' }), [screen]);
 
   const panelProps: ConversationPanelProps = {
     view: list,
@@ -83,6 +86,7 @@ export default function ChatPage() {
     onToggleOption: (feature: OptionFeature) => screen.send({ type: 'option.toggle', feature }),
     onToggleReasoning: () => screen.send({ type: 'reasoning.toggle' }),
     onSubmit: submit,
+    stop: chat.status.busy ? { canStop: chat.status.canStop, onStop: () => screen.send({ type: 'reply.stop' }) } : undefined,
   };
   const listed = list.conversations.find((c) => c.id === conversationId)?.title;
   const isNew = conversationId === null && chat.messages.length === 0;
@@ -105,7 +109,9 @@ export default function ChatPage() {
           onExpandPanel={() => screen.send({ type: 'panel.expand' })}
           onOpenDrawer={() => screen.send({ type: 'drawer.open' })}
           onNewChat={newChat}
+          onShare={() => screen.send({ type: 'share.open' })}
         />
+        {share && <ShareModal share={share} onClose={() => screen.send({ type: 'share.close' })} />}
         {isNew ? (
           <div className="flex flex-1 flex-col items-center justify-center gap-6 overflow-y-auto px-4 pb-[10vh]">
             <h2 className="text-center text-2xl font-semibold sm:text-3xl">How can I help you today?</h2>
@@ -134,6 +140,8 @@ export default function ChatPage() {
                 isLoadingEarlier={chat.status.loadingEarlier}
                 onLoadEarlier={loadEarlier}
                 onEdit={edit}
+                regenerateId={chat.status.regenerateId}
+                onRegenerate={regenerate}
                 onRefresh={() => screen.send({ type: 'messages.refresh' })}
               />
             )}

@@ -4,8 +4,9 @@ import { conversationListMachine } from '../../../machines/conversation-list.mac
 import { titlePollMachine } from '../../../machines/title-poll.machine';
 import { defineChatSendActors, defineTitlePollActors, type ChatSendApi, type TitlePollApi } from './chat-send-actors';
 import { defineConversationListActors, type ConversationListApi } from './conversation-list-actors';
+import { defineShareMachine, type ShareApi } from './share-actors';
 
-export type ChatScreenApi = ChatSendApi & TitlePollApi & ConversationListApi;
+export type ChatScreenApi = ChatSendApi & TitlePollApi & ConversationListApi & ShareApi;
 
 /** The chat screen with every child's side effects provided (from `api`: the real client, or fakes in tests). */
 export function defineChatScreenMachine({ api }: { api: ChatScreenApi }) {
@@ -14,6 +15,7 @@ export function defineChatScreenMachine({ api }: { api: ChatScreenApi }) {
       send: chatSendMachine.provide({ actors: defineChatSendActors({ api }) }),
       list: conversationListMachine.provide({ actors: defineConversationListActors({ api }) }),
       titlePoll: titlePollMachine.provide({ actors: defineTitlePollActors({ api }) }),
+      share: defineShareMachine({ api }),
     },
   });
 }

@@ -1,10 +1,15 @@
 import { fromPromise } from 'xstate';
 import { CONVERSATION_PAGE_SIZE, DEFAULT_CONVERSATION_TITLE } from '../../../contract/chat-constants';
-import type { ConversationMessages } from '../../../contract/chat';
-import { followReplyMachine, loadFailure, type LoadEarlierInput, type LoadInput } from '../../../machines/chat-send.machine';
+import type { ConversationMessages, ReplyStopResult } from '../../../contract/chat';
+import {
+  followReplyMachine,
+  type LoadEarlierInput,
+  type LoadInput,
+  type StopReplyInput,
+} from '../../../machines/chat-send.machine';
 import type { TitlePollCheckInput } from '../../../machines/title-poll.machine';
-import { ApiError } from '../../api/api-error';
-import type { fetchConversations, fetchMessages, fetchRecentMessages } from '../../api/chat';
+import { asLoadFailure } from '../../lib/load-failure';
+import type { fetchConversations, fetchMessages, fetchRecentMessages, stopReply } from '../../api/chat';
 import type { streamMessage } from '../../api/chat-stream';
 import { defineSendMessageActor } from './send-message-actor';
 
@@ -18,20 +23,13 @@ export interface ChatSendApi {
   fetchMessages: typeof fetchMessages;
   fetchRecentMessages: typeof fetchRecentMessages;
   streamMessage: typeof streamMessage;
+  stopReply: typeof stopReply;
 }
 
 export interface TitlePollApi {
   fetchConversations: typeof fetchConversations;
 }
 
-/**
- * The machines only tell the server's own sentence from a dropped connection (spec: `Failed to refresh messages.
- * ${detail}` with the server's detail, else 'Failed to fetch recent messages'); ApiError says which it was.
- */
-function asLoadFailure(error: unknown) {
-  const serverDetail = error instanceof ApiError && error.status !== 0 && error.detail ? error.detail : null;
-  return loadFailure(error instanceof Error ? error.message : String(error), serverDetail);
-}
 
 export function defineChatSendActors({ api }: { api: ChatSendApi }) {
   const loadRecent = fromPromise<ConversationMessages, LoadInput>(({ input, signal }) =>
@@ -46,6 +44,7 @@ export function defineChatSendActors({ api }: { api: ChatSendApi }) {
       api.fetchMessages(input.conversationId, signal, input.before).catch((error: unknown) => Promise.reject(asLoadFailure(error))),
     ),
     sendMessage: defineSendMessageActor({ api }),
+    stopReply: fromPromise<ReplyStopResult, StopReplyInput>(({ input }) => api.stopReply(input.messageId)),
     // Following a reply written elsewhere checks the recent messages, like a refresh.
     follow: followReplyMachine.provide({ actors: { check: loadRecent } }),
   };

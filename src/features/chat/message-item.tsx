@@ -2,7 +2,7 @@ import { memo, useState } from 'react';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { TextArea } from 'react-aria-components/TextArea';
 import { TextField } from 'react-aria-components/TextField';
-import { BookmarkPlus, Copy, Pencil } from 'lucide-react';
+import { BookmarkPlus, Copy, Pencil, RotateCcw } from 'lucide-react';
 import { type ChatMessage } from '../../../contract/chat';
 import { MESSAGE_EMPTY } from '../../../contract/chat-constants';
 import { copyMessage } from '../../ui/markdown/copy-message';
@@ -22,6 +22,8 @@ export interface MessageItemProps {
   /** A send is under way: editing waits until it ends. */
   isBusy: boolean;
   onEdit(messageId: string, text: string): void;
+  /** Given for the last reply when it can be asked for again (the chat-send machine's `can`). */
+  onRegenerate?: () => void;
 }
 
 const action =
@@ -65,7 +67,7 @@ function EditBox({ initial, onCancel, onSave }: { initial: string; onCancel(): v
 }
 
 /** One message: the person's own (escaped plain text, edit/copy/save) or the assistant's (markdown, copy). */
-export const MessageItem = memo(function MessageItem({ message, liveText, isThinking, isBusy, onEdit }: MessageItemProps) {
+export const MessageItem = memo(function MessageItem({ message, liveText, isThinking, isBusy, onEdit, onRegenerate }: MessageItemProps) {
   const [editing, setEditing] = useState(false);
   const mine = message.sender === 'user';
   const content = liveText ?? message.content;
@@ -115,6 +117,7 @@ export const MessageItem = memo(function MessageItem({ message, liveText, isThin
     <article aria-label="Assistant message" aria-busy={streaming || undefined} className="group py-3">
       {/* Nothing written yet: this page's own send, or a reply another page started that this one follows. */}
       {(isThinking || streaming) && !content ? <ThinkingIndicator /> : <AssistantMarkdown content={content} streaming={streaming} />}
+      {!streaming && message.stopped && <p className="mt-1 text-xs text-gray-600 dark:text-gray-400">Stopped</p>}
       {!streaming && content && (
         <div className="mt-1 flex gap-0.5 opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
           <Tooltip content="Copy">
@@ -122,6 +125,13 @@ export const MessageItem = memo(function MessageItem({ message, liveText, isThin
               <Copy aria-hidden className="size-4" />
             </AriaButton>
           </Tooltip>
+          {onRegenerate && (
+            <Tooltip content="Regenerate">
+              <AriaButton aria-label="Regenerate reply" className={action} onPress={onRegenerate}>
+                <RotateCcw aria-hidden className="size-4" />
+              </AriaButton>
+            </Tooltip>
+          )}
         </div>
       )}
     </article>

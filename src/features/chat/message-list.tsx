@@ -24,6 +24,9 @@ export interface MessageListProps {
   isLoadingEarlier: boolean;
   onLoadEarlier(): void;
   onEdit(messageId: string, text: string): void;
+  /** The last reply, when it can be asked for again; null otherwise. */
+  regenerateId: string | null;
+  onRegenerate(): void;
   onRefresh(): void;
 }
 
@@ -179,6 +182,7 @@ export function MessageList(props: MessageListProps) {
                   isThinking={live && isThinking}
                   isBusy={isBusy}
                   onEdit={onEdit}
+                  onRegenerate={message.id === props.regenerateId ? props.onRegenerate : undefined}
                 />
               </div>
             );

@@ -24,7 +24,7 @@ export function defineSendMessageActor({ api }: { api: SendMessageApi }) {
           onControl: (c) => back({ type: 'stream.control', conversationId: c.conversation_id, messageId: c.message_id, userMessageId: c.user_message_id }),
           onChunk: (text) => back({ type: 'stream.chunk', text }),
           onError: (e) => back({ type: 'stream.error', errorType: e.type, message: e.message }),
-          onDone: (d) => back({ type: 'stream.done', messageId: d.message_id, usage: d.usage }),
+          onDone: (d) => back({ type: 'stream.done', messageId: d.message_id, usage: d.usage, stopped: d.stopped }),
         },
         { signal: controller.signal },
       )

@@ -1,8 +1,17 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useActorRef } from '@xstate/react';
-import { deleteConversation, fetchConversations, fetchMessages, fetchRecentMessages, renameConversation, searchConversations } from '../../api/chat';
+import {
+  deleteConversation,
+  fetchConversations,
+  fetchMessages,
+  fetchRecentMessages,
+  renameConversation,
+  searchConversations,
+  stopReply,
+} from '../../api/chat';
 import { streamMessage } from '../../api/chat-stream';
+import { createShareLink } from '../../api/shares';
 import { takeOpenedConversation } from '../../lib/opened-conversation';
 import { useSession } from '../../session/session';
 import { toast } from '../../ui/toast';
@@ -17,6 +26,8 @@ const machine = defineChatScreenMachine({
     fetchMessages: fetchMessagesOrOpened,
     fetchRecentMessages,
     streamMessage,
+    stopReply,
+    createShareLink,
     fetchConversations,
     searchConversations,
     renameConversation,

@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { shallowEqual } from '../../lib/shallow-equal';
 import { pagerView, samePagerView } from '../../../machines/pager.machine';
 import type { Conversation } from '../../../contract/chat';
+import { DEFAULT_OPTIONS } from '../../../machines/chat-screen.machine';
 import type { ChatScreenRef } from './use-chat-screen';
 import type { ConversationListView } from './conversation-sidebar';
 
@@ -24,6 +25,9 @@ export function useChatSendView(screen: ChatScreenRef) {
       refreshing: s.hasTag('refreshing'),
       // The machine decides when an earlier page may load; the list only asks.
       canLoadEarlier: s.can({ type: 'messages.loadEarlier' }),
+      canStop: s.can({ type: 'reply.stop' }),
+      // The options do not decide whether a reply can be asked for again.
+      regenerateId: s.can({ type: 'message.regenerate', ...DEFAULT_OPTIONS }) ? (s.context.messages.at(-1)?.id ?? null) : null,
       loadingEarlier: s.context.loadingEarlier !== null,
       // 'Refresh message' stays on screen while the refresh it started runs.
       networkError: s.hasTag('error') || s.hasTag('refreshing'),

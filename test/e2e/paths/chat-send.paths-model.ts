@@ -22,7 +22,7 @@ export const LONG_COUNT = 60;
 
 const at = '2025-01-01T10:00:00.000Z';
 const msg = (id: string, conversation_id: string, sender: ChatMessage['sender'], status: ChatMessage['status'] = 'complete'): ChatMessage => ({
-  id, conversation_id, content: sender === 'user' ? 'Question' : 'Answer', sender, status, created_at: at,
+  id, conversation_id, content: sender === 'user' ? 'Question' : 'Answer', sender, status, created_at: at, stopped: false,
 });
 const conversationOf = (id: string, streaming: boolean): ConversationMessages => ({
   conversation: { id, title: 'Title', created_at: at, updated_at: at },
@@ -38,6 +38,12 @@ const earlierOf = (id: string): ConversationMessages => ({
 const options = { browsing: false, imageGeneration: false, reasoningEffort: 'low' as const };
 /** Server ids are unique per generated event (the generator reuses one stored snapshot per key). */
 let serverIds = 0;
+
+/** The conversation ends with a saved question and its saved, finished reply: Regenerate is offered. */
+const endsWithSavedReply = (messages: ChatMessage[]) => {
+  const [question, reply] = messages.slice(-2);
+  return Boolean(question && reply && question.sender === 'user' && reply.sender === 'Assistant' && reply.status !== 'streaming' && !reply.id.startsWith('temp-') && !question.id.startsWith('temp-'));
+};
 
 function eventsFor(s: Snap): Step[] {
   const c = s.context;
@@ -64,9 +70,12 @@ function eventsFor(s: Snap): Step[] {
         }
         return c.earlierCursor !== null ? [{ type: 'messages.loadEarlier' }] : [];
       }
+      // A stop answered after the reply ended (the server answers it once the reply is saved).
+      if (c.stoppingMessageId !== null) return [{ type: 'xstate.done.actor.stopReply', output: { message_id: c.stoppingMessageId, stopped: true }, actorId: 'stopReply' }];
       const saved = c.messages.find((m) => m.sender === 'user' && !m.id.startsWith('temp-'));
       return [
         { type: 'message.submit', text: 'Question', ...options },
+        ...(endsWithSavedReply(c.messages) ? [{ type: 'message.regenerate', ...options }] : []),
         ...(saved ? [{ type: 'message.edit', messageId: saved.id, text: 'Edited', ...options }] : []),
         ...open,
         // Opened from a new chat only: enough to reach its transitions.
@@ -84,8 +93,14 @@ function eventsFor(s: Snap): Step[] {
       }
       return [{ type: 'stream.chunk', text: 'Answer' }];
     }
-    case 'replying.streaming':
-      return [{ type: 'stream.done', messageId: c.streamingMessageId, usage: { prompt_tokens: 1, completion_tokens: 1 } }];
+    case 'replying.streaming': {
+      const stopping = c.stoppingMessageId !== null;
+      return [
+        { type: 'stream.done', messageId: c.streamingMessageId, usage: { prompt_tokens: 1, completion_tokens: 1 }, stopped: stopping },
+        // Stopped in the middle of the reply (the Stop button takes Send's place once the reply has its id).
+        ...(stopping ? [] : [{ type: 'reply.stop' }]),
+      ];
+    }
     case 'networkError':
       return [...(id !== null ? [{ type: 'messages.refresh' }] : []), { type: 'message.submit', text: 'Again', ...options }];
     case 'refreshing':
@@ -122,6 +137,8 @@ export const chatSendPaths = asSteps<{ conversationId: string | null }>(covering
       s.context.loadError !== null,
       s.context.earlierCursor !== null,
       s.context.loadingEarlier !== null,
+      s.context.stoppingMessageId !== null,
+      endsWithSavedReply(s.context.messages),
     ]),
   simpleKey: (s) => JSON.stringify([s.value, kind(s.context.conversationId)]),
   filterEvents: (_s, e) => isLocalServer || !(FAULTS.has(e.type) || opensLong(e as Step)),

@@ -94,11 +94,35 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       await expect(assistantMessages(page).last()).not.toBeEmpty();
       return;
     case 'stream.done':
-    case 'xstate.done.actor.follow':
+    case 'xstate.done.actor.follow': {
       await expectReplyComplete(page);
-      if (isLocalServer) await expect(assistantMessages(page).last()).toContainText('LLM_MODEL=gpt-4o-mini');
+      const stopped = event.type === 'stream.done' && event.stopped === true;
+      // A stopped reply keeps what was written and says it was stopped; a whole one ends with the demo's hint.
+      await expect(assistantMessages(page).last().getByText('Stopped', { exact: true })).toHaveCount(stopped ? 1 : 0);
+      if (isLocalServer && !stopped) await expect(assistantMessages(page).last()).toContainText('LLM_MODEL=gpt-4o-mini');
       await expect(refreshButton(page)).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
       return;
+    }
+    case 'reply.stop':
+      await page.getByRole('button', { name: 'Stop reply' }).click();
+      return;
+    case 'xstate.done.actor.stopReply':
+      // The stop was answered: nothing is pending, the box takes the next question.
+      await expect(page.getByRole('button', { name: 'Stop reply' })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
+      return;
+    case 'message.regenerate': {
+      if (next?.type === 'stream.failed') await page.route(SEND, (route) => route.abort('connectionfailed'));
+      const questions = await userMessages(page).count();
+      const reply = assistantMessages(page).last();
+      await reply.hover();
+      await reply.getByRole('button', { name: 'Regenerate reply' }).click();
+      // The same question again, its old reply replaced by the new one being written.
+      await expect(userMessages(page)).toHaveCount(questions);
+      await expect(assistantMessages(page)).toHaveCount(questions);
+      return;
+    }
     case 'stream.failed':
       await expect(assistantMessages(page).last()).toHaveText(SEND_REQUEST_FAILED);
       await expect(refreshButton(page)).toBeVisible();

@@ -55,7 +55,7 @@ export interface ReplyStream {
   deltas: string[];
   text: string;
   errors: { type: string; message: string }[];
-  done: { message_id: string; usage: { prompt_tokens: number; completion_tokens: number } };
+  done: { message_id: string; usage: { prompt_tokens: number; completion_tokens: number }; stopped: boolean };
   /** Event names in order ('message' for data-only events). */
   order: string[];
 }

@@ -1,0 +1,77 @@
+import { assign, setup } from 'xstate';
+import type { SharedConversation } from '../contract/shares';
+import { serverDetailOf } from './chat-send.machine';
+import { notProvided } from './not-provided';
+
+/**
+ * The read-only view of a shared conversation (/share/{shared_id}; spec chat-and-session.md "Shared view" and the
+ * Sharing texts of section 8): `loading` (tag `loading`, invokes `load`) -> `shown`, or `empty` ('No messages
+ * found in shared conversation'), or `failed`, where `failure` says what went wrong: 'Failed to load shared
+ * conversation' with the server's sentence when it answered (an unknown link, another organisation's), else
+ * 'Error loading shared conversation' (no answer). `retry` loads again from `failed`.
+ */
+export const LOAD_SHARED_FAILED = 'Failed to load shared conversation';
+export const LOAD_SHARED_ERROR = 'Error loading shared conversation';
+export const NO_SHARED_MESSAGES = 'No messages found in shared conversation';
+/** Spec: the title falls back to this. */
+export const SHARED_TITLE_FALLBACK = 'Shared Conversation';
+
+export interface SharedConversationInput {
+  shareId: string;
+}
+
+export interface SharedConversationContext {
+  shareId: string;
+  shared: SharedConversation | null;
+  failure: { text: string; detail: string | null } | null;
+}
+
+export const sharedConversationMachine = setup({
+  types: {
+    context: {} as SharedConversationContext,
+    events: {} as { type: 'retry' },
+    input: {} as SharedConversationInput,
+    tags: {} as 'loading',
+  },
+  actors: {
+    // Rejects with the server's sentence as `serverDetail` when it answered (src/ builds it with loadFailure).
+    load: notProvided<SharedConversation, SharedConversationInput>('load'),
+  },
+  guards: {
+    hasNoMessages: ({ event }) => (event as unknown as { output: SharedConversation }).output.messages.length === 0,
+  },
+}).createMachine({
+  id: 'sharedConversation',
+  context: ({ input }) => ({ shareId: input.shareId, shared: null, failure: null }),
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      entry: assign({ failure: null }),
+      invoke: {
+        id: 'load',
+        src: 'load',
+        input: ({ context }) => ({ shareId: context.shareId }),
+        onDone: [
+          { guard: 'hasNoMessages', target: 'empty', actions: assign({ shared: ({ event }) => event.output }) },
+          { target: 'shown', actions: assign({ shared: ({ event }) => event.output }) },
+        ],
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => {
+              const detail = serverDetailOf(event.error);
+              return detail === null ? { text: LOAD_SHARED_ERROR, detail: null } : { text: LOAD_SHARED_FAILED, detail };
+            },
+          }),
+        },
+      },
+    },
+    shown: {},
+    empty: {},
+    failed: { on: { retry: 'loading' } },
+  },
+});
+
+/** The heading of the shared view: the conversation's title, else the spec's fallback. */
+export const sharedTitle = (shared: SharedConversation | null) => shared?.conversation.title.trim() || SHARED_TITLE_FALLBACK;

@@ -1,0 +1,72 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, SharedMessagesTable } from '../database';
+
+export type SharedMessageRecord = Omit<Selectable<SharedMessagesTable>, 'share_id'>;
+
+/** A share with what its readers are checked against and shown of the conversation. */
+export interface ShareRecord {
+  id: string;
+  conversation_id: string;
+  title: string;
+  snapshot_at: string;
+  /** The conversation's organisation (null: a superuser's conversation). */
+  client_id: string | null;
+  conversation_created_at: string;
+}
+
+/**
+ * The conversation's link: created with `newId` the first time, the same one (its title and snapshot time brought
+ * up to date) every time after, in one statement, so two requests racing for a first link agree on it.
+ */
+export async function upsertShare(
+  db: Kysely<Database>,
+  input: { newId: string; conversationId: string; title: string; now: string },
+): Promise<string> {
+  const { id } = await db
+    .insertInto('shares')
+    .values({ id: input.newId, conversation_id: input.conversationId, title: input.title, created_at: input.now, snapshot_at: input.now })
+    .onConflict((oc) => oc.column('conversation_id').doUpdateSet({ title: input.title, snapshot_at: input.now }))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/**
+ * Replaces the share's copy with the conversation's complete messages as they are now, copied inside the database
+ * (a long conversation never travels through the application). Replies still being written, and those that
+ * ended in an error, are left out.
+ */
+export async function replaceSharedMessages(db: Kysely<Database>, shareId: string, conversationId: string): Promise<void> {
+  await db.deleteFrom('shared_messages').where('share_id', '=', shareId).execute();
+  await db
+    .insertInto('shared_messages')
+    .columns(['share_id', 'seq', 'message_id', 'sender', 'content', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('messages')
+        // Typed, so PostgreSQL need not guess the parameter's type in a select list.
+        .select([sql<string>`cast(${shareId} as text)`.as('share_id'), 'seq', 'id', 'sender', 'content', 'created_at'])
+        .where('conversation_id', '=', conversationId)
+        .where('status', '=', 'complete'),
+    )
+    .execute();
+}
+
+export async function findShare(db: Kysely<Database>, id: string): Promise<ShareRecord | undefined> {
+  return db
+    .selectFrom('shares as s')
+    .innerJoin('conversations as c', 'c.id', 's.conversation_id')
+    .select(['s.id', 's.conversation_id', 's.title', 's.snapshot_at', 'c.client_id', 'c.created_at as conversation_created_at'])
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Oldest first, as the conversation showed them. */
+export async function listSharedMessages(db: Kysely<Database>, shareId: string): Promise<SharedMessageRecord[]> {
+  return db
+    .selectFrom('shared_messages')
+    .select(['seq', 'message_id', 'sender', 'content', 'created_at'])
+    .where('share_id', '=', shareId)
+    .orderBy('seq')
+    .execute();
+}

@@ -1,0 +1,11 @@
+import { loadFailure } from '../../machines/chat-send.machine';
+import { ApiError } from '../api/api-error';
+
+/**
+ * The machines only tell the server's own sentence from a dropped connection (spec: `Failed to refresh messages.
+ * ${detail}` with the server's detail, else 'Failed to fetch recent messages'); ApiError says which it was.
+ */
+export function asLoadFailure(error: unknown) {
+  const serverDetail = error instanceof ApiError && error.status !== 0 && error.detail ? error.detail : null;
+  return loadFailure(error instanceof Error ? error.message : String(error), serverDetail);
+}

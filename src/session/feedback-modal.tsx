@@ -1,0 +1,107 @@
+import { useEffect } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { fromPromise, type ActorRefFrom } from 'xstate';
+import type { FeedbackReceipt, FeedbackRequest } from '../../contract/feedback';
+import { feedbackLevels, type FeedbackLevel } from '../../contract/feedback-constants';
+import { feedbackMachine } from '../../machines/feedback.machine';
+import { submitFeedback } from '../api/feedback';
+import { asLoadFailure } from '../lib/load-failure';
+import { shallowEqual } from '../lib/shallow-equal';
+import { Button } from '../ui/button';
+import { Modal } from '../ui/modal';
+import { Select } from '../ui/select';
+import { TextArea } from '../ui/text-area';
+import { toast } from '../ui/toast';
+
+/**
+ * 'Submit Feedback' / 'Report an Issue' (spec section 2 "Other interface elements", section 4 "Feedback form"),
+ * reachable from the profile menu, which every layout has (the chat sidebar for staff, the app sidebar for admins
+ * and the superuser). A thin view of the feedback machine.
+ */
+const machine = feedbackMachine.provide({
+  actors: {
+    // The server's sentence (e.g. a validation message) when it answered; 'Failed to submit feedback' otherwise.
+    submit: fromPromise<FeedbackReceipt, FeedbackRequest>(({ input }) => submitFeedback(input).catch((e: unknown) => Promise.reject(asLoadFailure(e)))),
+  },
+});
+
+export type FeedbackRef = ActorRefFrom<typeof feedbackMachine>;
+
+const LEVEL_LABELS: Record<FeedbackLevel, string> = {
+  POOR: 'Poor',
+  BELOW_AVERAGE: 'Below average',
+  AVERAGE: 'Average',
+  GOOD: 'Good',
+  EXCELLENT: 'Excellent',
+};
+const levelItems = feedbackLevels.map((id) => ({ id, label: LEVEL_LABELS[id] }));
+
+/** The feedback form's actor, its toasts shown. */
+export function useFeedback(): FeedbackRef {
+  const actor = useActorRef(machine);
+  useEffect(() => {
+    const sub = actor.on('notice.show', (n) => toast[n.tone](n.text));
+    return () => sub.unsubscribe();
+  }, [actor]);
+  return actor;
+}
+
+export function FeedbackModal({ feedback }: { feedback: FeedbackRef }) {
+  const view = useSelector(
+    feedback,
+    (s) => ({
+      open: !s.matches('closed'),
+      busy: s.hasTag('busy'),
+      type: s.context.type,
+      level: s.context.level,
+      description: s.context.description,
+      descriptionError: s.context.descriptionError,
+    }),
+    shallowEqual,
+  );
+  const isReport = view.type === 'report';
+  return (
+    <Modal
+      isOpen={view.open}
+      onOpenChange={(open) => !open && feedback.send({ type: 'feedback.close' })}
+      isDismissable={!view.busy}
+      title={isReport ? 'Report an Issue' : 'Submit Feedback'}
+      footer={
+        <>
+          <Button variant="secondary" isDisabled={view.busy} onPress={() => feedback.send({ type: 'feedback.close' })}>
+            Cancel
+          </Button>
+          <Button variant="primary" isPending={view.busy} onPress={() => feedback.send({ type: 'feedback.submit' })}>
+            Submit
+          </Button>
+        </>
+      }
+    >
+      <form
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          feedback.send({ type: 'feedback.submit' });
+        }}
+      >
+        {/* A report has no rating: it is hidden, and sent as null. */}
+        {!isReport && (
+          <Select
+            label="Rating"
+            isRequired
+            items={levelItems}
+            selectedKey={view.level}
+            onSelectionChange={(key) => key && feedback.send({ type: 'field.level', level: key as FeedbackLevel })}
+          />
+        )}
+        <TextArea
+          label={isReport ? 'What went wrong?' : 'Tell us more'}
+          value={view.description}
+          onChange={(text) => feedback.send({ type: 'field.description', text })}
+          errorMessage={view.descriptionError ?? undefined}
+          rows={5}
+        />
+      </form>
+    </Modal>
+  );
+}
