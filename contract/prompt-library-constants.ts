@@ -16,3 +16,5 @@ export const PROMPT_NOT_FOUND = 'Prompt not found';
 export const PROMPT_SAVED = 'Prompt saved successfully';
 export const PROMPT_UPDATED = 'Prompt updated successfully';
 export const PROMPT_DELETED = 'Prompt deleted successfully';
+/** Saved from a message of the chat ('Save to Personal Prompt Library'). */
+export const PROMPT_SAVED_TO_LIBRARY = 'Prompt saved to library successfully';

@@ -1,10 +1,13 @@
-import { assertEvent, assign, emit, enqueueActions, sendTo, setup, type DoneActorEvent } from 'xstate';
+import { assertEvent, assign, emit, enqueueActions, not, sendTo, setup, type DoneActorEvent } from 'xstate';
 import type { Feature } from '../contract/features';
 import type { ReasoningEffort } from '../contract/chat';
 import { DEFAULT_CONVERSATION_TITLE } from '../contract/chat-constants';
+import { PROMPT_SAVED_TO_LIBRARY } from '../contract/prompt-library-constants';
 import { chatSendMachine, type ChatSendReported } from './chat-send.machine';
 import { conversationListMachine, type ConversationListReported } from './conversation-list.machine';
 import { notice, type Notice } from './notice';
+import { promptFormMachine } from './prompt-form.machine';
+import { promptLibraryMachine, SAVE_PROMPT_FAILED } from './prompt-library.machine';
 import { shareMachine } from './share.machine';
 import { titlePollInput, titlePollMachine, type TitlePollOutput } from './title-poll.machine';
 
@@ -20,6 +23,10 @@ import { titlePollInput, titlePollMachine, type TitlePollOutput } from './title-
  * - `share` (share, spawned): the Share modal of the open conversation, from `share.open` to `share.close`
  *   (`sharingFor` says which conversation); opening another conversation closes it. `share.open` without a
  *   conversation shows 'No conversation selected'.
+ * - `prompts` (prompt library, spawned): the Prompt Library modal, from `prompts.open` to `prompts.close`. Its
+ *   `prompt.pasted` -> the view is asked to put the text in the input box (`composer.fill`) and the modal closes.
+ * - `savePrompt` (prompt form, spawned): 'Save to Personal Prompt Library' for one of the person's own messages,
+ *   from `prompt.saveOpen` to `prompt.saveClose`, or until it saved ('Prompt saved to library successfully').
  * Routing: `conversation.created` -> the list reloads what it shows (the new one appears with the server's own
  * data) and the view is asked to navigate to it; `exchange.completed` -> for a first exchange title polling
  * starts, for a later one the list reloads (the conversation is the most recently active); the poll's named title -> the list shows
@@ -61,7 +68,19 @@ export interface ChatScreenContext {
   options: ChatOptions;
   /** The conversation the running title poll is for (null when none runs). */
   titlePollFor: string | null;
+  /** The Prompt Library modal is open (its `prompts` child runs). */
+  promptsOpen: boolean;
+  /** 'Save to Personal Prompt Library' is open (its `savePrompt` child runs). */
+  savingPrompt: boolean;
 }
+
+/** 'Save to Personal Prompt Library': the message's text, with no tags yet. */
+export const savePromptForm = (text: string) => ({
+  id: null,
+  prompt: text,
+  tagsText: '',
+  texts: { saved: PROMPT_SAVED_TO_LIBRARY, failed: SAVE_PROMPT_FAILED },
+});
 
 export type OptionFeature = 'browsing' | 'imageGeneration';
 
@@ -90,13 +109,24 @@ export type ChatScreenEvent =
   | { type: 'conversation.delete'; id: string }
   | { type: 'share.open' }
   | { type: 'share.close' }
+  | { type: 'prompts.open' }
+  | { type: 'prompts.close' }
+  /** Save one of the person's own messages (its text) to the prompt library. */
+  | { type: 'prompt.saveOpen'; text: string }
+  | { type: 'prompt.saveClose' }
   // From the children.
+  | { type: 'prompt.pasted'; text: string }
+  | DoneActorEvent<unknown, 'savePrompt'>
   | ChatSendReported
   | ConversationListReported
   | { type: 'poll.progress'; value: unknown }
   | DoneActorEvent<TitlePollOutput, 'titlePoll'>;
 
-export type ChatScreenEmitted = Notice | { type: 'navigation.requested'; conversationId: string | null };
+export type ChatScreenEmitted =
+  | Notice
+  | { type: 'navigation.requested'; conversationId: string | null }
+  /** Put this text in the input box (a prompt pasted from the library). */
+  | { type: 'composer.fill'; text: string };
 
 const featureOf: Record<OptionFeature, Feature> = { browsing: 'browsing', imageGeneration: 'image_generation' };
 
@@ -116,13 +146,15 @@ export const chatScreenMachine = setup({
     input: {} as ChatScreenInput,
     emitted: {} as ChatScreenEmitted,
     tags: {} as 'drawerOpen' | 'panelCollapsed',
-    children: {} as { send: 'send'; list: 'list'; titlePoll: 'titlePoll'; share: 'share' },
+    children: {} as { send: 'send'; list: 'list'; titlePoll: 'titlePoll'; share: 'share'; prompts: 'prompts'; savePrompt: 'savePrompt' },
   },
   actors: {
     send: chatSendMachine,
     list: conversationListMachine,
     titlePoll: titlePollMachine,
     share: shareMachine,
+    prompts: promptLibraryMachine,
+    savePrompt: promptFormMachine,
   },
   guards: {
     hasConversation: ({ context }) => context.conversationId !== null,
@@ -135,6 +167,8 @@ export const chatScreenMachine = setup({
       assertEvent(event, 'conversation.deleted');
       return event.id === context.conversationId;
     },
+    isPromptsOpen: ({ context }) => context.promptsOpen,
+    isSavingPrompt: ({ context }) => context.savingPrompt,
     isFirstExchange: ({ event }) => {
       assertEvent(event, 'exchange.completed');
       return event.messageCount === 2;
@@ -191,6 +225,25 @@ export const chatScreenMachine = setup({
       enqueue.stopChild('share');
       enqueue.assign({ sharingFor: null });
     }),
+    openPrompts: enqueueActions(({ enqueue }) => {
+      enqueue.spawnChild('prompts', { id: 'prompts' });
+      enqueue.assign({ promptsOpen: true });
+    }),
+    closePrompts: enqueueActions(({ enqueue }) => {
+      enqueue.stopChild('prompts');
+      enqueue.assign({ promptsOpen: false });
+    }),
+    /** A second message replaces the first one's form. */
+    openSavePrompt: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'prompt.saveOpen');
+      if (context.savingPrompt) enqueue.stopChild('savePrompt');
+      enqueue.spawnChild('savePrompt', { id: 'savePrompt', input: savePromptForm(event.text) });
+      enqueue.assign({ savingPrompt: true });
+    }),
+    closeSavePrompt: enqueueActions(({ enqueue }) => {
+      enqueue.stopChild('savePrompt');
+      enqueue.assign({ savingPrompt: false });
+    }),
     forwardToSend: sendTo('send', ({ context, event }) => {
       assertEvent(event, ['message.submit', 'message.edit', 'message.regenerate', 'messages.refresh', 'messages.loadEarlier', 'reply.stop']);
       // What asks the model for a reply carries the options of the screen.
@@ -211,6 +264,8 @@ export const chatScreenMachine = setup({
     options: allowedOptions(DEFAULT_OPTIONS, input.entitlements),
     titlePollFor: null,
     sharingFor: null,
+    promptsOpen: false,
+    savingPrompt: false,
   }),
   invoke: [
     { id: 'send', src: 'send', input: ({ context }) => ({ conversationId: context.conversationId }) },
@@ -235,6 +290,15 @@ export const chatScreenMachine = setup({
     'conversation.delete': { actions: 'forwardToList' },
     'share.open': [{ guard: 'hasConversation', actions: 'openShare' }, { actions: emit(notice('error', NO_CONVERSATION_SELECTED)) }],
     'share.close': { actions: 'closeShare' },
+    'prompts.open': { guard: not('isPromptsOpen'), actions: 'openPrompts' },
+    'prompts.close': { guard: 'isPromptsOpen', actions: 'closePrompts' },
+    'prompt.pasted': {
+      guard: 'isPromptsOpen',
+      actions: [emit(({ event }) => ({ type: 'composer.fill' as const, text: event.text })), 'closePrompts'],
+    },
+    'prompt.saveOpen': { actions: 'openSavePrompt' },
+    'prompt.saveClose': { guard: 'isSavingPrompt', actions: 'closeSavePrompt' },
+    'xstate.done.actor.savePrompt': { actions: 'closeSavePrompt' },
     'conversation.created': {
       actions: [
         sendTo('list', { type: 'list.refresh' }),

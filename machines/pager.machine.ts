@@ -58,6 +58,8 @@ export interface PagerSearch {
   debounceMs: number;
   /** An empty text shows no list (a search-results pager) instead of the unfiltered one. */
   required?: boolean;
+  /** The page size while a search is shown (the prompt library asks for 50), else the pager's own. */
+  pageSize?: number;
 }
 
 export interface PagerInput {
@@ -154,7 +156,11 @@ function fromInput(input: PagerInput): PagerContext {
   };
 }
 
-const request = (context: PagerContext, page: number, pageSize = context.pageSize): PageRequest => ({
+/** The page size of what is shown: a search may have its own. */
+export const pageSizeOf = (context: PagerContext): number =>
+  context.query !== '' && context.search?.pageSize ? context.search.pageSize : context.pageSize;
+
+const request = (context: PagerContext, page: number, pageSize = pageSizeOf(context)): PageRequest => ({
   page,
   pageSize,
   query: context.query,
@@ -260,9 +266,9 @@ export const pagerMachine = setup({
     showRefetched: assign(({ context }, params: { result: PageResult }) => ({
       items: params.result.items,
       page:
-        context.mode === 'append' ? Math.max(1, Math.ceil(params.result.items.length / context.pageSize)) : params.result.page,
+        context.mode === 'append' ? Math.max(1, Math.ceil(params.result.items.length / pageSizeOf(context))) : params.result.page,
       total: params.result.total,
-      totalPages: Math.ceil(params.result.total / context.pageSize),
+      totalPages: Math.ceil(params.result.total / pageSizeOf(context)),
       error: null,
       pending: {},
     })),
@@ -408,7 +414,7 @@ export const pagerMachine = setup({
         // Append mode: every page shown so far, in one call; replace mode: the page shown.
         input: ({ context }) =>
           context.mode === 'append'
-            ? request(context, 1, Math.min(MAX_PAGE_SIZE, Math.max(1, context.page) * context.pageSize))
+            ? request(context, 1, Math.min(MAX_PAGE_SIZE, Math.max(1, context.page) * pageSizeOf(context)))
             : request(context, Math.max(1, context.page)),
         onDone: { target: 'idle', actions: { type: 'showRefetched', params: ({ event }) => ({ result: event.output }) } },
         onError: {

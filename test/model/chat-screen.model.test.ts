@@ -5,6 +5,7 @@ import {
   chatScreenMachine,
   headerTitle,
   NO_CONVERSATION_SELECTED,
+  savePromptForm,
   type ChatScreenEmitted,
   type ChatScreenInput,
 } from '../../machines/chat-screen.machine';
@@ -24,14 +25,27 @@ let sendInputs: unknown[] = [];
 let polls: Array<{ input: unknown; stopped: boolean }> = [];
 /** The Share modals' children started (input) and stopped. */
 let shares: Array<{ input: unknown; stopped: boolean }> = [];
+/** The Prompt Library modals' and the 'Save to Personal Prompt Library' forms' children started and stopped. */
+let libraries: Array<{ input: unknown; stopped: boolean }> = [];
+let saveForms: Array<{ input: unknown; stopped: boolean }> = [];
 let emitted: ChatScreenEmitted[] = [];
-let seen = { send: 0, list: 0, emitted: 0, polls: 0 };
+let seen = { send: 0, list: 0, emitted: 0, polls: 0, libraries: 0 };
 let prev: Snap | null = null;
 
 const recorder = (name: 'send' | 'list') =>
   fromCallback<EventObject, unknown>(({ receive, input }) => {
     if (name === 'send') sendInputs.push(input);
     receive((event) => told[name].push(event));
+  });
+
+/** A spawned child that records its input and whether it was stopped. */
+const child = (into: () => Array<{ input: unknown; stopped: boolean }>) =>
+  fromCallback<EventObject, unknown>(({ input }) => {
+    const started = { input, stopped: false };
+    into().push(started);
+    return () => {
+      started.stopped = true;
+    };
   });
 
 const testMachine = () =>
@@ -46,13 +60,9 @@ const testMachine = () =>
           poll.stopped = true;
         };
       }) as never,
-      share: fromCallback<EventObject, unknown>(({ input }) => {
-        const share = { input, stopped: false };
-        shares.push(share);
-        return () => {
-          share.stopped = true;
-        };
-      }) as never,
+      share: child(() => shares) as never,
+      prompts: child(() => libraries) as never,
+      savePrompt: child(() => saveForms) as never,
     },
   });
 
@@ -86,6 +96,19 @@ function eventsFor(s: Snap): Ev[] {
     { type: 'share.open' },
     { type: 'share.close' },
   ];
+  // The prompt modals are independent of the rest: they open from a plain screen only, and while one is open
+  // only what concerns them (and a route change, which keeps them) is tried, so the paths stay few.
+  const { promptsOpen, savingPrompt, titlePollFor, sharingFor } = s.context;
+  const plain = titlePollFor === null && sharingFor === null && s.matches({ drawer: 'closed', panel: 'expanded' });
+  const promptEvents: Ev[] = [];
+  if (plain && !savingPrompt) promptEvents.push({ type: 'prompts.open' });
+  if (plain && !promptsOpen) promptEvents.push({ type: 'prompt.saveOpen', text: savingPrompt ? 'Another question' : 'My question' });
+  if (promptsOpen) promptEvents.push({ type: 'prompts.close' }, { type: 'prompt.pasted', text: 'Summarise this for a manager' });
+  if (savingPrompt) {
+    promptEvents.push({ type: 'prompt.saveClose' }, { type: 'xstate.done.actor.savePrompt', output: { id: 'p1' }, actorId: 'savePrompt' } as never);
+  }
+  if (promptsOpen || savingPrompt) return [...promptEvents, { type: 'route.changed', conversationId: 'c2' }, events.find((e) => e.type === 'notice.show')!];
+  events.push(...promptEvents);
   if (s.matches({ drawer: 'closed' })) events.push({ type: 'drawer.open' });
   else events.push({ type: 'drawer.close' });
   if (s.matches({ panel: 'expanded' })) events.push({ type: 'panel.collapse' });
@@ -94,7 +117,15 @@ function eventsFor(s: Snap): Ev[] {
 }
 
 const key = (s: Snap) =>
-  JSON.stringify([s.value, s.context.conversationId, s.context.titlePollFor !== null, s.context.entitlements.length, s.context.sharingFor]);
+  JSON.stringify([
+    s.value,
+    s.context.conversationId,
+    s.context.titlePollFor !== null,
+    s.context.entitlements.length,
+    s.context.sharingFor,
+    s.context.promptsOpen,
+    s.context.savingPrompt,
+  ]);
 
 function checkStep(s: Snap, e: { type: string } | null) {
   const p = prev;
@@ -104,8 +135,9 @@ function checkStep(s: Snap, e: { type: string } | null) {
     list: told.list.slice(seen.list),
     emitted: emitted.slice(seen.emitted),
     polls: polls.slice(seen.polls),
+    libraries: libraries.slice(seen.libraries),
   };
-  seen = { send: told.send.length, list: told.list.length, emitted: emitted.length, polls: polls.length };
+  seen = { send: told.send.length, list: told.list.length, emitted: emitted.length, polls: polls.length, libraries: libraries.length };
   const { options, entitlements } = s.context;
 
   // Invariants: tags mirror the regions; options exclude each other and stay within the package.
@@ -128,6 +160,13 @@ function checkStep(s: Snap, e: { type: string } | null) {
     expect(s.context.sharingFor).toBe(s.context.conversationId);
     expect(sharing[0]!.input).toEqual({ conversationId: s.context.sharingFor });
   }
+
+  // The prompt library's and the save form's children run exactly while their modals are open.
+  expect(libraries.filter((x) => !x.stopped)).toHaveLength(s.context.promptsOpen ? 1 : 0);
+  expect(Boolean(s.children.prompts)).toBe(s.context.promptsOpen);
+  const saving = saveForms.filter((x) => !x.stopped);
+  expect(saving).toHaveLength(s.context.savingPrompt ? 1 : 0);
+  expect(Boolean(s.children.savePrompt)).toBe(s.context.savingPrompt);
 
   const nothingElse = (except: Array<keyof typeof fresh>) => {
     for (const k of Object.keys(fresh) as Array<keyof typeof fresh>) if (!except.includes(k)) expect(fresh[k], k).toEqual([]);
@@ -238,6 +277,33 @@ function checkStep(s: Snap, e: { type: string } | null) {
       expect(s.context.sharingFor).toBeNull();
       nothingElse([]);
       break;
+    case 'prompts.open':
+      // Opening an open library keeps it (its list and search as they are).
+      expect(s.context.promptsOpen).toBe(true);
+      expect(fresh.libraries).toHaveLength(p.context.promptsOpen ? 0 : 1);
+      nothingElse(['libraries']);
+      break;
+    case 'prompts.close':
+      expect(s.context.promptsOpen).toBe(false);
+      nothingElse([]);
+      break;
+    case 'prompt.pasted':
+      // Only an open library pastes: the text goes to the input box and the modal closes.
+      expect(fresh.emitted).toEqual(p.context.promptsOpen ? [{ type: 'composer.fill', text: event.text }] : []);
+      expect(s.context.promptsOpen).toBe(false);
+      nothingElse(['emitted']);
+      break;
+    case 'prompt.saveOpen':
+      // A form with the message's text and no tags; a second message replaces the first one's form.
+      expect(s.context.savingPrompt).toBe(true);
+      expect(saving[0]!.input).toEqual(savePromptForm(event.text));
+      nothingElse([]);
+      break;
+    case 'prompt.saveClose':
+    case 'xstate.done.actor.savePrompt':
+      expect(s.context.savingPrompt).toBe(false);
+      nothingElse([]);
+      break;
     default:
       nothingElse([]);
   }
@@ -257,8 +323,10 @@ runModelTest({
     sendInputs = [];
     polls = [];
     shares = [];
+    libraries = [];
+    saveForms = [];
     emitted = [];
-    seen = { send: 0, list: 0, emitted: 0, polls: 0 };
+    seen = { send: 0, list: 0, emitted: 0, polls: 0, libraries: 0 };
     prev = null;
     actor.on('*', (ev) => emitted.push(ev as ChatScreenEmitted));
   },

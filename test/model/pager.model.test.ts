@@ -265,6 +265,28 @@ describe('pager (examples)', () => {
     expect(actor.getSnapshot().context.items).toEqual([]);
   });
 
+  it('asks for the search page size while a search is shown, and its own again once the search is cleared', async () => {
+    vi.useFakeTimers();
+    const many = Array.from({ length: 120 }, (_, i) => ({ id: `p${i}`, title: i % 2 ? `odd ${i}` : `even ${i}` }));
+    const input: PagerInput = { pageSize: 10, mode: 'append', search: { minLength: 1, debounceMs: 1500, pageSize: 50 }, messages };
+    const actor = createActor(fakeServer(many), { input }).start();
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('idle')).toBe(true));
+    expect(actor.getSnapshot().context.items).toHaveLength(10);
+    actor.send({ type: 'pager.search', text: 'odd' });
+    await vi.advanceTimersByTimeAsync(1500);
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('idle')).toBe(true));
+    // 60 odd rows: 50 on the first page of results, and one more page to load.
+    expect(actor.getSnapshot().context.items).toHaveLength(50);
+    expect(actor.getSnapshot().context.totalPages).toBe(2);
+    actor.send({ type: 'pager.loadMore' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.items).toHaveLength(60));
+    expect(actor.getSnapshot().can({ type: 'pager.loadMore' })).toBe(false);
+    actor.send({ type: 'pager.search', text: '' });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('idle')).toBe(true));
+    expect(actor.getSnapshot().context.items).toHaveLength(10);
+    expect(actor.getSnapshot().context.totalPages).toBe(12);
+  });
+
   it('puts an optimistic change back when it fails, unless something newer replaced it', async () => {
     const actor = createActor(fakeServer(rows), { input: { pageSize: 10, mode: 'append', messages } }).start();
     await vi.waitFor(() => expect(actor.getSnapshot().matches('idle')).toBe(true));
