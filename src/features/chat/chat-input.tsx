@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { Menu, MenuItem, MenuTrigger } from 'react-aria-components/Menu';
 import { Popover } from 'react-aria-components/Popover';
@@ -27,6 +27,9 @@ export interface ChatInputProps {
   onSubmit(text: string): boolean;
   /** While a reply is written, Stop takes the place of Send (enabled when the machine can stop it now). */
   stop?: { canStop: boolean; onStop(): void };
+  onOpenPrompts(): void;
+  /** Text put into the box from outside (a prompt pasted from the library); `at` tells two pastes of one text apart. */
+  fill?: { text: string; at: number } | null;
 }
 
 const iconButton = cx(
@@ -41,7 +44,7 @@ const roundButton = cx(
   'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-40 dark:bg-gray-100 dark:text-gray-900 dark:hover:bg-white',
 );
 
-/** Attachments and the prompt library are built by later issues: present, disabled, and saying so. */
+/** Attachments are built by a later issue: present, disabled, and saying so. */
 function Soon({ label, icon: Icon }: { label: string; icon: typeof Paperclip }) {
   return (
     <Tooltip content={`${label}: coming soon`}>
@@ -123,11 +126,24 @@ function FeatureControls({ options: features, allowed, onToggleOption, onToggleR
 }
 
 /** The message box of the new-chat screen and of a conversation (spec section 2, Chat input box). */
-export function ChatInput({ isNewChat, isSubmitting, isAttaching = false, options, allowed, onToggleOption, onToggleReasoning, onSubmit, stop }: ChatInputProps) {
+export function ChatInput(props: ChatInputProps) {
+  const { isNewChat, isSubmitting, isAttaching = false, options, allowed, onToggleOption, onToggleReasoning, onSubmit, stop, onOpenPrompts, fill } = props;
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
   const sendDisabled = isSubmitting || isAttaching;
+
+  // A pasted prompt replaces what was typed, and the cursor waits at its end.
+  useEffect(() => {
+    if (!fill) return;
+    setText(fill.text);
+    setError(null);
+    const el = ref.current;
+    if (el) {
+      el.focus();
+      requestAnimationFrame(() => el.setSelectionRange(el.value.length, el.value.length));
+    }
+  }, [fill]);
 
   // Grows with the content between the CSS min and max heights (50 px up to 120/130/200/300 px).
   useLayoutEffect(() => {
@@ -192,7 +208,11 @@ export function ChatInput({ isNewChat, isSubmitting, isAttaching = false, option
         <div className="flex items-center gap-1">
           <Soon label="Attach files" icon={Paperclip} />
           <FeatureControls options={options} allowed={allowed} onToggleOption={onToggleOption} onToggleReasoning={onToggleReasoning} />
-          <Soon label="Prompt library" icon={BookOpen} />
+          <Tooltip content="Prompt library">
+            <AriaButton aria-label="Prompt library" onPress={onOpenPrompts} className={iconButton}>
+              <BookOpen aria-hidden className="size-4" />
+            </AriaButton>
+          </Tooltip>
           <div className="flex-1" />
           {stop ? (
             <Tooltip content="Stop">

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { NavLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSelector } from '@xstate/react';
 import { shallowEqual } from '../../lib/shallow-equal';
@@ -12,11 +12,15 @@ import { Spinner } from '../../ui/spinner';
 import { ChatHeader } from './chat-header';
 import { ChatInput, type ChatInputProps } from './chat-input';
 import { ShareModal } from './share-modal';
+import { PromptFormModal } from './prompt-form-modal';
 import { ConversationDrawer } from './conversation-drawer';
 import { ConversationPanel, type ConversationPanelProps } from './conversation-sidebar';
 import { MessageList } from './message-list';
 import { useChatScreen } from './use-chat-screen';
 import { useChatSendView, useConversationListView } from './use-chat-views';
+
+// Its code loads when first opened: the chat route stays light.
+const PromptLibraryModal = lazy(() => import('./prompt-library-modal'));
 
 function UserFooter() {
   return (
@@ -54,6 +58,14 @@ export default function ChatPage() {
   );
   const chat = useChatSendView(screen);
   const share = useSelector(screen, (s) => s.children.share);
+  const prompts = useSelector(screen, (s) => s.children.prompts);
+  const savePrompt = useSelector(screen, (s) => s.children.savePrompt);
+  // The machine asks for a pasted prompt to go into the input box, which owns what is typed.
+  const [fill, setFill] = useState<{ text: string; at: number } | null>(null);
+  useEffect(() => {
+    const sub = screen.on('composer.fill', (e) => setFill({ text: e.text, at: Date.now() }));
+    return () => sub.unsubscribe();
+  }, [screen]);
   const list = useConversationListView(screen);
   const liveText = useFrameSelector(chat.send, (s) => s.context.streamingText);
 
@@ -63,11 +75,14 @@ export default function ChatPage() {
     // The send child decides whether it takes a message now (not while replying, text not blank).
     if (!chat.send.getSnapshot().can({ type: 'message.submit', text, ...options })) return false;
     screen.send({ type: 'message.submit', text });
+    // The pasted prompt has been sent: a box drawn afresh (the new conversation's) must not show it again.
+    setFill(null);
     return true;
   };
   const edit = useCallback((messageId: string, text: string) => screen.send({ type: 'message.edit', messageId, text }), [screen]);
   const loadEarlier = useCallback(() => screen.send({ type: 'messages.loadEarlier' }), [screen]);
   const regenerate = useCallback(() => screen.send({ type: 'message.regenerate' }), [screen]);
+  const saveToLibrary = useCallback((text: string) => screen.send({ type: 'prompt.saveOpen', text }), [screen]);
 
   const panelProps: ConversationPanelProps = {
     view: list,
@@ -87,6 +102,8 @@ export default function ChatPage() {
     onToggleReasoning: () => screen.send({ type: 'reasoning.toggle' }),
     onSubmit: submit,
     stop: chat.status.busy ? { canStop: chat.status.canStop, onStop: () => screen.send({ type: 'reply.stop' }) } : undefined,
+    onOpenPrompts: () => screen.send({ type: 'prompts.open' }),
+    fill,
   };
   const listed = list.conversations.find((c) => c.id === conversationId)?.title;
   const isNew = conversationId === null && chat.messages.length === 0;
@@ -112,6 +129,14 @@ export default function ChatPage() {
           onShare={() => screen.send({ type: 'share.open' })}
         />
         {share && <ShareModal share={share} onClose={() => screen.send({ type: 'share.close' })} />}
+        {prompts && (
+          <Suspense fallback={null}>
+            <PromptLibraryModal library={prompts} onClose={() => screen.send({ type: 'prompts.close' })} />
+          </Suspense>
+        )}
+        {savePrompt && (
+          <PromptFormModal form={savePrompt} title="Save to Personal Prompt Library" onCancel={() => screen.send({ type: 'prompt.saveClose' })} />
+        )}
         {isNew ? (
           <div className="flex flex-1 flex-col items-center justify-center gap-6 overflow-y-auto px-4 pb-[10vh]">
             <h2 className="text-center text-2xl font-semibold sm:text-3xl">How can I help you today?</h2>
@@ -140,6 +165,7 @@ export default function ChatPage() {
                 isLoadingEarlier={chat.status.loadingEarlier}
                 onLoadEarlier={loadEarlier}
                 onEdit={edit}
+                onSavePrompt={saveToLibrary}
                 regenerateId={chat.status.regenerateId}
                 onRegenerate={regenerate}
                 onRefresh={() => screen.send({ type: 'messages.refresh' })}

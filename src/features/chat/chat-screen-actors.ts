@@ -4,9 +4,10 @@ import { conversationListMachine } from '../../../machines/conversation-list.mac
 import { titlePollMachine } from '../../../machines/title-poll.machine';
 import { defineChatSendActors, defineTitlePollActors, type ChatSendApi, type TitlePollApi } from './chat-send-actors';
 import { defineConversationListActors, type ConversationListApi } from './conversation-list-actors';
+import { definePromptFormMachine, definePromptLibraryMachine, type PromptLibraryApi } from './prompt-library-actors';
 import { defineShareMachine, type ShareApi } from './share-actors';
 
-export type ChatScreenApi = ChatSendApi & TitlePollApi & ConversationListApi & ShareApi;
+export type ChatScreenApi = ChatSendApi & TitlePollApi & ConversationListApi & ShareApi & PromptLibraryApi;
 
 /** The chat screen with every child's side effects provided (from `api`: the real client, or fakes in tests). */
 export function defineChatScreenMachine({ api }: { api: ChatScreenApi }) {
@@ -16,6 +17,8 @@ export function defineChatScreenMachine({ api }: { api: ChatScreenApi }) {
       list: conversationListMachine.provide({ actors: defineConversationListActors({ api }) }),
       titlePoll: titlePollMachine.provide({ actors: defineTitlePollActors({ api }) }),
       share: defineShareMachine({ api }),
+      prompts: definePromptLibraryMachine({ api }),
+      savePrompt: definePromptFormMachine({ api }),
     },
   });
 }

@@ -9,7 +9,6 @@ import { copyMessage } from '../../ui/markdown/copy-message';
 import { AssistantMarkdown } from '../../ui/markdown/assistant-markdown';
 import { UserMessageText } from '../../ui/markdown/user-message-text';
 import { Button } from '../../ui/button';
-import { cx } from '../../ui/cx';
 import { toast } from '../../ui/toast';
 import { Tooltip } from '../../ui/tooltip';
 import { ThinkingIndicator } from './thinking-indicator';
@@ -22,6 +21,8 @@ export interface MessageItemProps {
   /** A send is under way: editing waits until it ends. */
   isBusy: boolean;
   onEdit(messageId: string, text: string): void;
+  /** Saves the text of one of the person's own messages to their prompt library. */
+  onSavePrompt(text: string): void;
   /** Given for the last reply when it can be asked for again (the chat-send machine's `can`). */
   onRegenerate?: () => void;
 }
@@ -67,7 +68,7 @@ function EditBox({ initial, onCancel, onSave }: { initial: string; onCancel(): v
 }
 
 /** One message: the person's own (escaped plain text, edit/copy/save) or the assistant's (markdown, copy). */
-export const MessageItem = memo(function MessageItem({ message, liveText, isThinking, isBusy, onEdit, onRegenerate }: MessageItemProps) {
+export const MessageItem = memo(function MessageItem({ message, liveText, isThinking, isBusy, onEdit, onSavePrompt, onRegenerate }: MessageItemProps) {
   const [editing, setEditing] = useState(false);
   const mine = message.sender === 'user';
   const content = liveText ?? message.content;
@@ -102,8 +103,8 @@ export const MessageItem = memo(function MessageItem({ message, liveText, isThin
                 <Copy aria-hidden className="size-4" />
               </AriaButton>
             </Tooltip>
-            <Tooltip content="Save to prompt library: coming soon">
-              <AriaButton aria-label="Save to prompt library" aria-disabled="true" className={cx(action, 'cursor-not-allowed opacity-40')}>
+            <Tooltip content="Save to prompt library">
+              <AriaButton aria-label="Save to prompt library" className={action} onPress={() => onSavePrompt(message.content)}>
                 <BookmarkPlus aria-hidden className="size-4" />
               </AriaButton>
             </Tooltip>

@@ -24,6 +24,8 @@ export interface MessageListProps {
   isLoadingEarlier: boolean;
   onLoadEarlier(): void;
   onEdit(messageId: string, text: string): void;
+  /** 'Save to Personal Prompt Library' for one of the person's own messages. */
+  onSavePrompt(text: string): void;
   /** The last reply, when it can be asked for again; null otherwise. */
   regenerateId: string | null;
   onRegenerate(): void;
@@ -182,6 +184,7 @@ export function MessageList(props: MessageListProps) {
                   isThinking={live && isThinking}
                   isBusy={isBusy}
                   onEdit={onEdit}
+                  onSavePrompt={props.onSavePrompt}
                   onRegenerate={message.id === props.regenerateId ? props.onRegenerate : undefined}
                 />
               </div>

@@ -11,6 +11,7 @@ import {
   stopReply,
 } from '../../api/chat';
 import { streamMessage } from '../../api/chat-stream';
+import { createPrompt, deletePrompt, fetchPrompt, fetchPrompts, updatePrompt } from '../../api/prompt-library';
 import { createShareLink } from '../../api/shares';
 import { takeOpenedConversation } from '../../lib/opened-conversation';
 import { useSession } from '../../session/session';
@@ -28,6 +29,11 @@ const machine = defineChatScreenMachine({
     streamMessage,
     stopReply,
     createShareLink,
+    fetchPrompts,
+    fetchPrompt,
+    createPrompt,
+    updatePrompt,
+    deletePrompt,
     fetchConversations,
     searchConversations,
     renameConversation,
