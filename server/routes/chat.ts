@@ -100,7 +100,8 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
         response: { 200: successEnvelope(conversationMessages), ...errorResponses(400, 404) },
       },
     },
-    async (request) => ok(await readConversationMessages(ctx.db, currentUser(request).id, request.params.id, request.query)),
+    async (request) =>
+      ok(await readConversationMessages(ctx.db, currentUser(request).id, request.params.id, request.query, ctx.config.publicUrl)),
   );
 
   api.get(
@@ -115,7 +116,7 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
         response: { 200: successEnvelope(conversationMessages), ...errorResponses(404) },
       },
     },
-    async (request) => ok(await readConversationMessages(ctx.db, currentUser(request).id, request.params.id, 'recent')),
+    async (request) => ok(await readConversationMessages(ctx.db, currentUser(request).id, request.params.id, 'recent', ctx.config.publicUrl)),
   );
 
   api.delete(

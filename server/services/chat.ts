@@ -21,6 +21,7 @@ import {
 import { readMessagePage } from '../db/repositories/message-pages';
 import type { MessageRecord } from '../db/repositories/messages';
 import { NotFoundError } from './errors';
+import { neutraliseForeignMarkers } from './marker-safety';
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found';
 export const MESSAGE_NOT_FOUND = 'Message not found';
@@ -55,6 +56,17 @@ export function toChatMessage(record: MessageRecord): ChatMessage {
     created_at: record.created_at,
     stopped: record.stopped_at !== null,
   };
+}
+
+/**
+ * A message as a reader gets it. A finished reply was cleaned of foreign markers when it was saved; one still being
+ * written, or ended by a crash, holds the model's text as it came, so it is cleaned here.
+ */
+function readableMessage(record: MessageRecord, publicUrl: string | undefined): ChatMessage {
+  const message = toChatMessage(record);
+  return message.sender === 'Assistant' && message.status !== 'complete'
+    ? { ...message, content: neutraliseForeignMarkers(message.content, publicUrl) }
+    : message;
 }
 
 export interface Paging {
@@ -123,6 +135,8 @@ export async function conversationMessages(
   userId: string,
   id: string,
   page: { before?: string; limit: number } | 'recent',
+  /** PUBLIC_URL: whose file URLs are the server's own. */
+  publicUrl?: string,
 ): Promise<ConversationMessages> {
   const conversation = await requireOwnConversation(db, userId, id);
   const { before, limit } = page === 'recent' ? { before: undefined, limit: RECENT_MESSAGES_LIMIT } : page;
@@ -132,7 +146,7 @@ export async function conversationMessages(
   const oldest = rows[0];
   return {
     conversation: toConversation(conversation),
-    messages: rows.map(toChatMessage),
+    messages: rows.map((row) => readableMessage(row, publicUrl)),
     earlier_cursor: hasEarlier && oldest ? encodeMessageCursor({ seq: oldest.seq, createdAt: oldest.created_at }) : null,
   };
 }

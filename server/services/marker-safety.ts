@@ -19,7 +19,7 @@ import { isOwnFileUrl, safeUrl, type OwnFileScope } from '../../contract/markers
 /** The text is parsed as the SPA parses it, so code blocks and prose that merely look like markers are left alone. */
 const parser = unified().use(remarkParse).use(remarkGfm).use(remarkDirective).freeze();
 
-/** Cheap test first: most replies have no marker and no image, and this runs on every message read. */
+/** Cheap test first: most replies have no marker and no image, and this runs on every reply that is saved. */
 const MAYBE = /:(?:image|document)\b|!\[/;
 
 /** Whose files are ours: the origin and path of PUBLIC_URL (the app may be served under a path). */

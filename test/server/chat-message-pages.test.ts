@@ -112,6 +112,25 @@ describe(`conversation messages by pages (${dbKind})`, () => {
     }
   });
 
+  it('cleans foreign markers out of a reply still being written or ended by a crash, and keeps its own', async () => {
+    const foreign = 'See ![chart](https://evil.example/pixel.png)\n\n::document{url="https://evil.example/r.pdf" name="report.pdf"}';
+    const own = '::document{url="/api/v1/documents/d1/download" name="policy.pdf"}';
+    const id = await seed(4, (seq) => (seq % 2 ? `question ${seq}` : `${foreign}\n\n${own}`));
+    // The two replies as the model wrote them: one being written, one that a crash ended.
+    await s.db.updateTable('messages').set({ status: 'error' }).where('conversation_id', '=', id).where('seq', '=', 2).execute();
+    await s.db.updateTable('messages').set({ status: 'streaming' }).where('conversation_id', '=', id).where('seq', '=', 4).execute();
+    for (const read of [await page(id), (await s.api<ConversationMessages>('GET', `/chat/conversations/${id}/messages/recent`)).body.data]) {
+      const replies = read.messages.filter((m) => m.sender === 'Assistant');
+      expect(replies.map((m) => m.status)).toEqual(['error', 'streaming']);
+      for (const reply of replies) {
+        expect(reply.content).not.toContain('![');
+        expect(reply.content).not.toContain('::document{url="https://evil.example');
+        expect(reply.content).toContain('https://evil.example/pixel.png');
+        expect(reply.content).toContain(own);
+      }
+    }
+  });
+
   it("answers another user's conversation and an unknown one with 404, cursor or not", async () => {
     const id = await seed(60);
     const { earlier_cursor } = await page(id);
