@@ -3,7 +3,8 @@ import { accounts, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 
 const tipsDialog = (page: Page) => page.getByRole('dialog', { name: 'Tips' });
-const tipList = (dialog: Locator) => dialog.getByRole('list', { name: 'Tips' }).getByRole('listitem');
+// The tips themselves, not the list items of an opened tip's markdown.
+const tipList = (dialog: Locator) => dialog.getByRole('list', { name: 'Tips' }).locator('> li');
 
 test.describe('tips', () => {
   test('browse, View More, search, filter by level and by tag, and read one', async ({ page }) => {

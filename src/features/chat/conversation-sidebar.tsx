@@ -1,13 +1,12 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Button as AriaButton } from 'react-aria-components/Button';
-import { Input } from 'react-aria-components/Input';
-import { SearchField } from 'react-aria-components/SearchField';
-import { PanelLeftClose, Search, SquarePen, X } from 'lucide-react';
+import { PanelLeftClose, SquarePen } from 'lucide-react';
 import { type Conversation } from '../../../contract/chat';
 import { SEARCH_TOO_SHORT } from '../../../contract/chat-constants';
 import { groupConversations } from '../../lib/conversation-groups';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { SearchBox } from '../../ui/search-box';
 import { Spinner } from '../../ui/spinner';
 import { ConversationItem } from './conversation-item';
 
@@ -75,16 +74,7 @@ export function ConversationPanel({ view, activeId, onNewChat, onSearchChange, o
         )}
       </div>
       <div className="px-3 pb-2">
-        <SearchField aria-label="Search conversations" value={view.searchText} onChange={onSearchChange} className="group relative">
-          <Search aria-hidden className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-gray-500 dark:text-gray-400" />
-          <Input
-            placeholder="Search conversations..."
-            className="h-9 w-full rounded-lg border border-gray-300 bg-white pl-8 pr-8 text-sm outline-none placeholder:text-gray-500 focus:border-primary dark:border-gray-600 dark:bg-gray-800 dark:placeholder:text-gray-400 [&::-webkit-search-cancel-button]:hidden"
-          />
-          <AriaButton aria-label="Clear search" className="absolute right-1.5 top-1/2 -translate-y-1/2 rounded p-1 group-data-[empty]:hidden">
-            <X aria-hidden className="size-3.5" />
-          </AriaButton>
-        </SearchField>
+        <SearchBox label="Search conversations" placeholder="Search conversations..." value={view.searchText} onChange={onSearchChange} size="sm" />
         {hint && <p className="mt-1.5 text-xs text-gray-600 dark:text-gray-400">{SEARCH_TOO_SHORT}</p>}
       </div>
       <nav aria-label="Conversations" className="min-h-0 flex-1 overflow-y-auto px-2 pb-3">

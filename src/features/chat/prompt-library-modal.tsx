@@ -1,9 +1,7 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { Button as AriaButton } from 'react-aria-components/Button';
-import { Input } from 'react-aria-components/Input';
-import { SearchField } from 'react-aria-components/SearchField';
-import { Check, ClipboardPaste, Copy, Pencil, Plus, Search, Trash2, X } from 'lucide-react';
+import { Check, ClipboardPaste, Copy, Pencil, Plus, Trash2 } from 'lucide-react';
 import type { PromptEntry } from '../../../contract/prompt-library';
 import { pagerView, samePagerView } from '../../../machines/pager.machine';
 import type { promptLibraryMachine } from '../../../machines/prompt-library.machine';
@@ -11,7 +9,9 @@ import { shallowEqual } from '../../lib/shallow-equal';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Modal } from '../../ui/modal';
+import { SearchBox } from '../../ui/search-box';
 import { Spinner } from '../../ui/spinner';
+import { TagFilter } from '../../ui/tag-filter';
 import { Tooltip } from '../../ui/tooltip';
 import { PromptFormModal } from './prompt-form-modal';
 
@@ -54,33 +54,18 @@ export default function PromptLibraryModal({ library, onClose }: PromptLibraryMo
       <Modal isOpen onOpenChange={(open) => !open && onClose()} title="Prompt Library" size="2xl">
         <div className="space-y-3">
           <div className="flex flex-wrap items-center gap-2">
-            <SearchField
-              aria-label="Search prompts"
+            <SearchBox
+              label="Search prompts"
+              placeholder="Search prompts..."
               value={view.searchText}
               onChange={(text) => library.send({ type: 'prompts.search', text })}
-              className="group relative min-w-48 flex-1"
-            >
-              <Search aria-hidden className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-gray-500 dark:text-gray-400" />
-              <Input
-                placeholder="Search prompts..."
-                className="h-10 w-full rounded-lg border border-gray-300 bg-white pl-8 pr-8 text-sm outline-none placeholder:text-gray-500 focus:border-primary dark:border-gray-600 dark:bg-gray-800 dark:placeholder:text-gray-400 [&::-webkit-search-cancel-button]:hidden"
-              />
-              <AriaButton aria-label="Clear search" className="absolute right-1.5 top-1/2 -translate-y-1/2 rounded p-1 group-data-[empty]:hidden">
-                <X aria-hidden className="size-3.5" />
-              </AriaButton>
-            </SearchField>
+              className="min-w-48 flex-1"
+            />
             <Button variant="primary" onPress={() => library.send({ type: 'prompt.new' })}>
               <Plus aria-hidden className="size-4" /> New Prompt
             </Button>
           </div>
-          {tag && (
-            <p className="flex items-center gap-2 text-sm">
-              Tag: <span className="rounded-full bg-primary/30 px-2 py-0.5">{tag}</span>
-              <Button variant="ghost" size="sm" onPress={() => filterTag(null)}>
-                Clear tag
-              </Button>
-            </p>
-          )}
+          {tag && <TagFilter tag={tag} onClear={() => filterTag(null)} />}
           {(view.loading || view.searching) && (
             <div className="flex justify-center py-6">
               <Spinner label="Loading prompts" />

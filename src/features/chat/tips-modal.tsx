@@ -2,9 +2,7 @@ import { useEffect, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { Button as AriaButton } from 'react-aria-components/Button';
-import { Input } from 'react-aria-components/Input';
-import { SearchField } from 'react-aria-components/SearchField';
-import { ChevronDown, Clock, Search, X } from 'lucide-react';
+import { ChevronDown, Clock } from 'lucide-react';
 import { TIP_PAGE_SIZE, tipLevels, type Tip, type TipLevel } from '../../../contract/tips';
 import { pagerMachine, pagerView, samePagerView, type PageRequest, type PageResult } from '../../../machines/pager.machine';
 import { fetchTips } from '../../api/tips';
@@ -13,7 +11,9 @@ import { cx } from '../../ui/cx';
 import { AssistantMarkdown } from '../../ui/markdown/assistant-markdown';
 import { Modal } from '../../ui/modal';
 import { Select } from '../../ui/select';
+import { SearchBox } from '../../ui/search-box';
 import { Spinner } from '../../ui/spinner';
+import { TagFilter } from '../../ui/tag-filter';
 import { toast } from '../../ui/toast';
 
 /** Spec section 8 and 9: the failure text, and a 500 ms search debounce. */
@@ -85,31 +85,16 @@ function TipsBody() {
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-end gap-2">
-        <SearchField
-          aria-label="Search tips"
+        <SearchBox
+          label="Search tips"
+          placeholder="Search tips..."
           value={view.searchText}
           onChange={(text) => pager.send({ type: 'pager.search', text })}
-          className="group relative min-w-48 flex-1"
-        >
-          <Search aria-hidden className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-gray-500 dark:text-gray-400" />
-          <Input
-            placeholder="Search tips..."
-            className="h-10 w-full rounded-lg border border-gray-300 bg-white pl-8 pr-8 text-sm outline-none placeholder:text-gray-500 focus:border-primary dark:border-gray-600 dark:bg-gray-800 dark:placeholder:text-gray-400 [&::-webkit-search-cancel-button]:hidden"
-          />
-          <AriaButton aria-label="Clear search" className="absolute right-1.5 top-1/2 -translate-y-1/2 rounded p-1 group-data-[empty]:hidden">
-            <X aria-hidden className="size-3.5" />
-          </AriaButton>
-        </SearchField>
+          className="min-w-48 flex-1"
+        />
         <Select label="Level" items={levelItems} selectedKey={level} onSelectionChange={(key) => filterBy({ level: key ?? ALL_LEVELS })} className="w-44" />
       </div>
-      {tag && (
-        <p className="flex items-center gap-2 text-sm">
-          Tag: <span className="rounded-full bg-primary/30 px-2 py-0.5">{tag}</span>
-          <Button variant="ghost" size="sm" onPress={() => filterBy({ tag: null })}>
-            Clear tag
-          </Button>
-        </p>
-      )}
+      {tag && <TagFilter tag={tag} onClear={() => filterBy({ tag: null })} />}
       {view.loading && (
         <div className="flex justify-center py-6">
           <Spinner label="Loading tips" />
