@@ -21,7 +21,8 @@ import { report } from './report';
  *   the copied prompt's button says so for COPIED_MS (`browsing.copied`, `copiedId`); 'Failed to copy prompt'.
  *   Paste (`prompt.paste`) reports `prompt.pasted` with its text ('Prompt pasted to chat'): the screen puts it in
  *   the input box and closes the modal.
- * - `creating`: 'New Prompt' (a blank form; 'Prompt saved successfully'); the saved prompt goes on top.
+ * - `creating`: 'New Prompt' (a blank form; 'Prompt saved successfully'); the list is read again, so the new
+ *   prompt shows where it belongs (on top, unless a search or a tag leaves it out).
  * - `loadingPrompt` -> `editing`: 'Edit Prompt' loads the prompt first (GET /prompt-libraries/{id}: another tab
  *   may have changed it); 'Failed to fetch prompt library details' returns to the list. Saved: 'Prompt updated
  *   successfully', the list shows the new text in place.
@@ -73,6 +74,8 @@ export interface PromptLibraryContext {
 export type PromptLibraryEvent =
   | { type: 'prompts.search'; text: string }
   | { type: 'prompts.loadMore' }
+  /** Load the first page again ('Try again' after a failed load). */
+  | { type: 'prompts.reload' }
   /** Show only the prompts with this tag (null: all). */
   | { type: 'prompts.filterTag'; tag: string | null }
   | { type: 'prompt.new' }
@@ -127,9 +130,10 @@ export const promptLibraryMachine = setup({
       }
     }),
     forwardToList: sendTo('list', ({ event }) => {
-      assertEvent(event, ['prompts.search', 'prompts.loadMore', 'prompts.filterTag']);
+      assertEvent(event, ['prompts.search', 'prompts.loadMore', 'prompts.reload', 'prompts.filterTag']);
       if (event.type === 'prompts.search') return { type: 'pager.search' as const, text: event.text };
       if (event.type === 'prompts.loadMore') return { type: 'pager.loadMore' as const };
+      if (event.type === 'prompts.reload') return { type: 'pager.load' as const };
       return { type: 'pager.filter' as const, filters: { tag: event.tag ?? undefined } };
     }),
     reportFailure: report((_: unknown, params: { text: string }) => notice('error', params.text)),
@@ -142,6 +146,7 @@ export const promptLibraryMachine = setup({
   on: {
     'prompts.search': { actions: 'forwardToList' },
     'prompts.loadMore': { actions: 'forwardToList' },
+    'prompts.reload': { actions: 'forwardToList' },
     'prompts.filterTag': { actions: 'forwardToList' },
     'notice.show': { actions: 'passNotice' },
   },
@@ -183,7 +188,7 @@ export const promptLibraryMachine = setup({
         id: 'form',
         src: 'form',
         input: newPromptForm,
-        onDone: { target: 'browsing', actions: sendTo('list', ({ event }) => ({ type: 'item.upsert' as const, item: event.output })) },
+        onDone: { target: 'browsing', actions: sendTo('list', { type: 'pager.refetch' }) },
       },
       on: { 'form.cancel': 'browsing' },
     },

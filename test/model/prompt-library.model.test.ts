@@ -62,6 +62,7 @@ const testMachine = () =>
 const listEvents: Ev[] = [
   { type: 'prompts.search', text: 'reply' },
   { type: 'prompts.loadMore' },
+  { type: 'prompts.reload' },
   { type: 'prompts.filterTag', tag: 'email' },
   { type: 'prompts.filterTag', tag: null },
 ];
@@ -139,6 +140,9 @@ function checkStep(s: Snap, e: { type: string } | null) {
     case 'prompts.loadMore':
       expectedList.push({ type: 'pager.loadMore' });
       break;
+    case 'prompts.reload':
+      expectedList.push({ type: 'pager.load' });
+      break;
     case 'prompts.filterTag':
       expectedList.push({ type: 'pager.filter', filters: { tag: event.tag ?? undefined } });
       break;
@@ -153,8 +157,8 @@ function checkStep(s: Snap, e: { type: string } | null) {
       if (!p!.matches({ browsing: 'copying' })) expect(calls.copy.at(-1)).toEqual({ text: event.text });
       break;
     case 'xstate.done.actor.form':
-      // A new prompt goes on top; an edited one changes where it stands.
-      expectedList.push(p!.matches('creating') ? { type: 'item.upsert', item: saved } : { type: 'item.upsert', item: saved, insert: false });
+      // The list is read again for a new prompt (a search or a tag may leave it out); an edited one changes in place.
+      expectedList.push(p!.matches('creating') ? { type: 'pager.refetch' } : { type: 'item.upsert', item: saved, insert: false });
       break;
     case 'xstate.error.actor.loadPrompt':
       expectedOut.push(notice('error', PROMPT_DETAILS_FAILED));

@@ -24,7 +24,7 @@ export interface PromptLibraryModalProps {
 }
 
 const action =
-  'flex size-8 cursor-pointer items-center justify-center rounded-md text-gray-700 hover:bg-gray-200 hover:text-gray-900 dark:text-gray-200 dark:hover:bg-gray-700 dark:hover:text-white';
+  'flex size-8 cursor-pointer items-center justify-center rounded-md data-[disabled]:cursor-not-allowed data-[disabled]:opacity-40 text-gray-700 hover:bg-gray-200 hover:text-gray-900 dark:text-gray-200 dark:hover:bg-gray-700 dark:hover:text-white';
 
 /**
  * The Prompt Library (spec section 2 modals, section 4 "Prompt library"): a thin view of the prompt library
@@ -41,6 +41,9 @@ export default function PromptLibraryModal({ library, onClose }: PromptLibraryMo
       confirmingDelete: s.matches('confirmingDelete'),
       deleting: s.matches('deleting'),
       copiedId: s.hasTag('copied') ? s.context.copiedId : null,
+      // While a prompt loads for Edit, or a form or a confirmation is open, the list's actions wait.
+      canAct: s.can({ type: 'prompt.new' }),
+      deletingId: s.context.deletingId,
     }),
     shallowEqual,
   );
@@ -48,6 +51,7 @@ export default function PromptLibraryModal({ library, onClose }: PromptLibraryMo
   const tag = useSelector(listRef, (s) => (typeof s.context.filters.tag === 'string' ? s.context.filters.tag : null));
   const filterTag = (name: string | null) => library.send({ type: 'prompts.filterTag', tag: name });
   const searching = view.searchText.trim() !== '';
+  const deleting = view.items.find((e) => e.id === state.deletingId);
 
   return (
     <>
@@ -61,7 +65,7 @@ export default function PromptLibraryModal({ library, onClose }: PromptLibraryMo
               onChange={(text) => library.send({ type: 'prompts.search', text })}
               className="min-w-48 flex-1"
             />
-            <Button variant="primary" onPress={() => library.send({ type: 'prompt.new' })}>
+            <Button variant="primary" isDisabled={!state.canAct} onPress={() => library.send({ type: 'prompt.new' })}>
               <Plus aria-hidden className="size-4" /> New Prompt
             </Button>
           </div>
@@ -71,6 +75,14 @@ export default function PromptLibraryModal({ library, onClose }: PromptLibraryMo
               <Spinner label="Loading prompts" />
             </div>
           )}
+          {view.error && !view.loading && (
+            <p role="alert" className="flex flex-wrap items-center gap-2 text-sm text-red-700 dark:text-red-400">
+              {view.error}.
+              <Button variant="ghost" size="sm" className="underline" onPress={() => library.send({ type: 'prompts.reload' })}>
+                Try again
+              </Button>
+            </p>
+          )}
           {!view.loading && !view.searching && view.items.length === 0 && !view.error && (
             <p className="py-6 text-center text-sm text-gray-700 dark:text-gray-300">
               {searching || tag ? 'No prompts found' : 'No prompts yet. Save one of your messages, or add a new prompt.'}
@@ -78,7 +90,14 @@ export default function PromptLibraryModal({ library, onClose }: PromptLibraryMo
           )}
           <ul className="space-y-2" aria-label="Saved prompts">
             {view.items.map((entry) => (
-              <PromptItem key={entry.id} entry={entry} library={library} copied={state.copiedId === entry.id} onTag={filterTag} />
+              <PromptItem
+                key={entry.id}
+                entry={entry}
+                library={library}
+                copied={state.copiedId === entry.id}
+                isDisabled={!state.canAct}
+                onTag={filterTag}
+              />
             ))}
           </ul>
           {view.hasMore && (
@@ -88,7 +107,14 @@ export default function PromptLibraryModal({ library, onClose }: PromptLibraryMo
               </Button>
             </div>
           )}
-          {state.loadingPrompt && <Spinner label="Loading prompt" />}
+          {state.loadingPrompt && (
+            <p className="flex items-center gap-2 text-sm">
+              <Spinner label="Loading prompt" />
+              <Button variant="ghost" size="sm" onPress={() => library.send({ type: 'form.cancel' })}>
+                Cancel
+              </Button>
+            </p>
+          )}
         </div>
       </Modal>
       {formRef && (
@@ -100,14 +126,27 @@ export default function PromptLibraryModal({ library, onClose }: PromptLibraryMo
         onConfirm={() => library.send({ type: 'delete.confirm' })}
         isPending={state.deleting}
         title="Delete Prompt"
-        message="Are you sure you want to delete this prompt? This cannot be undone."
+        message={
+          <>
+            Are you sure you want to delete this prompt? This cannot be undone.
+            {deleting && <q className="mt-2 line-clamp-3 block whitespace-pre-wrap break-words italic">{deleting.prompt}</q>}
+          </>
+        }
         confirmLabel="Delete"
       />
     </>
   );
 }
 
-function PromptItem({ entry, library, copied, onTag }: { entry: PromptEntry; library: LibraryRef; copied: boolean; onTag(tag: string): void }) {
+interface PromptItemProps {
+  entry: PromptEntry;
+  library: LibraryRef;
+  copied: boolean;
+  isDisabled: boolean;
+  onTag(tag: string): void;
+}
+
+function PromptItem({ entry, library, copied, isDisabled, onTag }: PromptItemProps) {
   const label = entry.prompt.length > 60 ? `${entry.prompt.slice(0, 60)}…` : entry.prompt;
   return (
     <li aria-label={label} className="rounded-xl border border-gray-200 p-3 dark:border-gray-700">
@@ -125,13 +164,13 @@ function PromptItem({ entry, library, copied, onTag }: { entry: PromptEntry; lib
         ))}
         <span className="flex-1" />
         <Tooltip content="Paste to chat">
-          <AriaButton aria-label="Paste to chat" className={action} onPress={() => library.send({ type: 'prompt.paste', text: entry.prompt })}>
+          <AriaButton aria-label="Paste to chat" isDisabled={isDisabled} className={action} onPress={() => library.send({ type: 'prompt.paste', text: entry.prompt })}>
             <ClipboardPaste aria-hidden className="size-4" />
           </AriaButton>
         </Tooltip>
         <Tooltip content={copied ? 'Copied' : 'Copy'}>
           <AriaButton
-            aria-label={copied ? 'Prompt copied' : 'Copy prompt'}
+            aria-label={copied ? 'Prompt copied' : 'Copy prompt'} isDisabled={isDisabled}
             className={action}
             onPress={() => library.send({ type: 'prompt.copy', id: entry.id, text: entry.prompt })}
           >
@@ -139,12 +178,12 @@ function PromptItem({ entry, library, copied, onTag }: { entry: PromptEntry; lib
           </AriaButton>
         </Tooltip>
         <Tooltip content="Edit">
-          <AriaButton aria-label="Edit prompt" className={action} onPress={() => library.send({ type: 'prompt.edit', id: entry.id })}>
+          <AriaButton aria-label="Edit prompt" isDisabled={isDisabled} className={action} onPress={() => library.send({ type: 'prompt.edit', id: entry.id })}>
             <Pencil aria-hidden className="size-4" />
           </AriaButton>
         </Tooltip>
         <Tooltip content="Delete">
-          <AriaButton aria-label="Delete prompt" className={action} onPress={() => library.send({ type: 'prompt.delete', id: entry.id })}>
+          <AriaButton aria-label="Delete prompt" isDisabled={isDisabled} className={action} onPress={() => library.send({ type: 'prompt.delete', id: entry.id })}>
             <Trash2 aria-hidden className="size-4" />
           </AriaButton>
         </Tooltip>
