@@ -26,6 +26,7 @@ export const paths = {
   promptLibraryEntry: '/prompt-libraries/:id',
   tips: '/tips/',
   feedbacks: '/feedbacks/',
+  globalPolicy: '/global-policy/',
 } as const;
 
 /** Fills `:name` segments of a path pattern, URI-encoding each value. */

@@ -22,6 +22,7 @@ import { chatRoutes } from './routes/chat';
 import { departmentRoutes } from './routes/departments';
 import { feedbackRoutes } from './routes/feedback';
 import { healthRoutes } from './routes/health';
+import { globalPolicyRoutes } from './routes/global-policy';
 import { promptLibraryRoutes } from './routes/prompt-library';
 import { shareRoutes } from './routes/shares';
 import { ssoRoutes } from './routes/sso';
@@ -111,6 +112,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await promptLibraryRoutes(api, ctx, guards);
       await tipRoutes(api, ctx, guards);
       await feedbackRoutes(api, ctx, guards);
+      await globalPolicyRoutes(api, ctx, guards);
     },
     { prefix: API_PREFIX },
   );

@@ -220,6 +220,14 @@ export interface FeedbackSubmissionsTable {
   created_at: IsoTimestamp;
 }
 
+/** An organisation's policy prompt (a row only while it has one). */
+export interface GlobalPoliciesTable {
+  client_id: string;
+  policy_prompt: string;
+  updated_by: string | null;
+  updated_at: IsoTimestamp;
+}
+
 export interface Database {
   clients: ClientsTable;
   packages: PackagesTable;
@@ -240,4 +248,5 @@ export interface Database {
   tips: TipsTable;
   tip_tags: TipTagsTable;
   feedback_submissions: FeedbackSubmissionsTable;
+  global_policies: GlobalPoliciesTable;
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
+import { findPolicyPrompt } from '../db/repositories/global-policy';
 import type { UserRecord } from '../db/repositories/users';
 
 export interface SystemPromptInput {
@@ -8,9 +9,8 @@ export interface SystemPromptInput {
 }
 
 /**
- * One part of the system prompt, or undefined to add nothing. The hook for what comes later: the
- * organisation's global policy and the superuser's system prompts are further sources in SOURCES below,
- * reading their rows through `db`.
+ * One part of the system prompt, or undefined to add nothing. The superuser's system prompts will be a further
+ * source in SOURCES below, reading their rows through `db`.
  */
 export type SystemPromptSource = (db: Kysely<Database>, input: SystemPromptInput) => Promise<string | undefined> | string | undefined;
 
@@ -29,8 +29,15 @@ const basePrompt: SystemPromptSource = (_db, { user, now }) => {
   ].join('\n');
 };
 
+/** The organisation's global policy (set by its admin): it binds every answer, so it comes after the basics. */
+const organisationPolicy: SystemPromptSource = async (db, { user }) => {
+  if (!user.client_id) return undefined;
+  const policy = await findPolicyPrompt(db, user.client_id);
+  return policy ? `Your organisation's policy, which every answer must follow:\n${policy}` : undefined;
+};
+
 /** In order; each non-empty part becomes a paragraph of the prompt. */
-const SOURCES: readonly SystemPromptSource[] = [basePrompt];
+const SOURCES: readonly SystemPromptSource[] = [basePrompt, organisationPolicy];
 
 /** The system prompt of every reply: composed here and nowhere else. */
 export async function composeSystemPrompt(

@@ -47,7 +47,7 @@ export const routes: RouteObject[] = [
       page('/system-prompts', 'superuser', titled('System Prompts')),
       page('/register', 'adminOrSuperuser', titled('New User Information')),
       page('/departments', 'admin', titled('Department Management')),
-      page('/global-policy', 'admin', titled('Global Policy')),
+      page('/global-policy', 'admin', () => import('../features/global-policy/global-policy-page')),
       page('/playground', 'public', () => import('../features/playground/playground-page')),
       page('/tips-example', 'login', () => import('../features/chat/tips-example-page')),
       page('*', 'public', () => import('../features/not-found/not-found-page')),

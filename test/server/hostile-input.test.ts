@@ -10,10 +10,13 @@ const WITH_NUL = 'a\u0000b';
 describe(`a NUL character in any input (${dbKind})`, () => {
   let t: TestApp;
   let headers: Record<string, string>;
+  /** For the routes of a role a user does not have: the role is checked before the input. */
+  let adminHeaders: Record<string, string>;
   let operations: Operation[];
   beforeAll(async () => {
     t = await createTestApp();
     headers = bearer((await login(t.app, 'user@demo.local')).access_token);
+    adminHeaders = bearer((await login(t.app, 'admin@demo.local')).access_token);
     operations = await apiOperations(t.app);
   });
   afterAll(() => t.close());
@@ -25,7 +28,9 @@ describe(`a NUL character in any input (${dbKind})`, () => {
       for (const input of op.inputs.filter((i) => schemaTypes(i.schema).has('string'))) {
         const where = `${op.method} ${op.path} ${input.in}:${input.name}`;
         tried.push(`${input.in}:${input.name}`);
-        const res = await t.app.inject(requestFor(op, { [input.in]: { [input.name]: WITH_NUL } }, headers));
+        const request = (as: Record<string, string>) => t.app.inject(requestFor(op, { [input.in]: { [input.name]: WITH_NUL } }, as));
+        let res = await request(headers);
+        if (res.statusCode === 403) res = await request(adminHeaders);
         const sentence = `${input.name} must not contain a NUL character`;
         const body = res.statusCode === 400 ? errorEnvelope.parse(res.json()) : undefined;
         if (body?.detail !== sentence || body.fields?.[input.name] !== sentence) wrong.push(`${where} -> ${res.statusCode} ${res.body.slice(0, 120)}`);

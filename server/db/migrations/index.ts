@@ -5,6 +5,7 @@ import * as replyLeases from './2026-11-23-03-reply-leases';
 import * as streamingSearch from './2026-11-23-04-streaming-search';
 import * as sharingPromptsTipsFeedback from './2026-11-23-05-sharing-prompts-tips-feedback';
 import * as stoppedReplies from './2026-11-23-06-stopped-replies';
+import * as globalPolicies from './2026-11-24-01-global-policies';
 
 /** Every migration, in order. Listed by hand: no filesystem glob, so bundlers and tsx see them all. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-04-streaming-search': streamingSearch,
   '2026-11-23-05-sharing-prompts-tips-feedback': sharingPromptsTipsFeedback,
   '2026-11-23-06-stopped-replies': stoppedReplies,
+  '2026-11-24-01-global-policies': globalPolicies,
 };

@@ -1,0 +1,123 @@
+import { assertEvent, assign, setup } from 'xstate';
+import {
+  countWords,
+  POLICY_LOAD_FAILED,
+  POLICY_MAX_WORDS,
+  POLICY_UPDATE_FAILED,
+  POLICY_UPDATED,
+} from '../contract/global-policy-constants';
+import { serverDetailOf } from './chat-send.machine';
+import { notProvided } from './not-provided';
+import { notice, type Notice } from './notice';
+import { report } from './report';
+
+/**
+ * The Global Policy page's editor (administration spec section 2 "Global Policy page", section 4 "Global policy
+ * editor", section 5, the Global policy texts of section 8): the organisation's policy prompt, which joins the
+ * system prompt of every reply.
+ *
+ * States: `loading` (tag `loading`, invokes `loadPolicy`) -> `clean`, or `loadFailed` ('Failed to load global
+ * policy'; `policy.retry`). `clean` (the text is the saved one) and `dirty` (it differs: unsaved changes) follow
+ * every `policy.change`; `policy.reset` brings the saved text back. `policy.save` is taken only from `dirty`,
+ * within POLICY_MAX_WORDS (so Save is disabled when nothing changed, when over the limit and while saving), and
+ * goes to `saving` (tag `busy`, invokes `savePolicy` with the text trimmed, empty sent as null) -> `saved` ('Global
+ * policy updated successfully'; the saved text is what the server stored) or `error` (the server's sentence, else
+ * 'Failed to update global policy'; the text is kept, and can be saved again).
+ */
+
+export interface PolicyEditorContext {
+  /** The text as last saved (or loaded); '' for no policy. */
+  saved: string;
+  /** The text in the editor. */
+  text: string;
+}
+
+export type PolicyEditorEvent = { type: 'policy.change'; text: string } | { type: 'policy.reset' } | { type: 'policy.save' } | { type: 'policy.retry' };
+
+/** What is stored: trimmed, and no text is no policy. */
+export const policyPayload = (text: string): string | null => text.trim() || null;
+
+export const policyEditorMachine = setup({
+  types: {
+    context: {} as PolicyEditorContext,
+    events: {} as PolicyEditorEvent,
+    emitted: {} as Notice,
+    tags: {} as 'loading' | 'busy',
+  },
+  actors: {
+    loadPolicy: notProvided<string | null, void>('loadPolicy'),
+    savePolicy: notProvided<string | null, { policy_prompt: string | null }>('savePolicy'),
+  },
+  guards: {
+    /** After the change, the text differs from the saved one. */
+    changesSaved: ({ context, event }) => {
+      assertEvent(event, 'policy.change');
+      return event.text !== context.saved;
+    },
+    fitsLimit: ({ context }) => countWords(context.text) <= POLICY_MAX_WORDS,
+  },
+  actions: {
+    setText: assign(({ event }) => {
+      assertEvent(event, 'policy.change');
+      return { text: event.text };
+    }),
+    restoreSaved: assign(({ context }) => ({ text: context.saved })),
+    reportLoadFailed: report(() => notice('error', POLICY_LOAD_FAILED)),
+    reportSaved: report(() => notice('success', POLICY_UPDATED)),
+    reportSaveFailed: report(({ event }: { event: { error?: unknown } }) => notice('error', serverDetailOf(event.error) ?? POLICY_UPDATE_FAILED)),
+  },
+}).createMachine({
+  id: 'policyEditor',
+  context: { saved: '', text: '' },
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      invoke: {
+        id: 'loadPolicy',
+        src: 'loadPolicy',
+        onDone: { target: 'clean', actions: assign(({ event }) => ({ saved: event.output ?? '', text: event.output ?? '' })) },
+        onError: { target: 'loadFailed', actions: 'reportLoadFailed' },
+      },
+    },
+    loadFailed: {
+      on: { 'policy.retry': 'loading' },
+    },
+    clean: {
+      on: { 'policy.change': { guard: 'changesSaved', target: 'dirty', actions: 'setText' } },
+    },
+    saved: {
+      on: { 'policy.change': { guard: 'changesSaved', target: 'dirty', actions: 'setText' } },
+    },
+    dirty: {
+      on: {
+        'policy.change': [{ guard: 'changesSaved', actions: 'setText' }, { target: 'clean', actions: 'setText' }],
+        'policy.reset': { target: 'clean', actions: 'restoreSaved' },
+        'policy.save': { guard: 'fitsLimit', target: 'saving' },
+      },
+    },
+    saving: {
+      tags: ['busy'],
+      invoke: {
+        id: 'savePolicy',
+        src: 'savePolicy',
+        input: ({ context }) => ({ policy_prompt: policyPayload(context.text) }),
+        onDone: {
+          target: 'saved',
+          actions: [assign(({ event }) => ({ saved: event.output ?? '', text: event.output ?? '' })), 'reportSaved'],
+        },
+        onError: { target: 'error', actions: 'reportSaveFailed' },
+      },
+    },
+    /** A failed save: the text is kept, unsaved, and can be saved again. */
+    error: {
+      on: {
+        'policy.change': [{ guard: 'changesSaved', target: 'dirty', actions: 'setText' }, { target: 'clean', actions: 'setText' }],
+        'policy.reset': { target: 'clean', actions: 'restoreSaved' },
+        'policy.save': { guard: 'fitsLimit', target: 'saving' },
+      },
+    },
+  },
+});
+
+export type PolicyEditorMachine = typeof policyEditorMachine;

@@ -1,0 +1,98 @@
+import { useEffect } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { fromPromise } from 'xstate';
+import { countWords, POLICY_LOAD_FAILED, POLICY_MAX_WORDS, POLICY_TOO_LONG, wordCountLevel } from '../../../contract/global-policy-constants';
+import { policyEditorMachine } from '../../../machines/policy-editor.machine';
+import { fetchGlobalPolicy, updateGlobalPolicy } from '../../api/global-policy';
+import { asLoadFailure } from '../../lib/load-failure';
+import { shallowEqual } from '../../lib/shallow-equal';
+import { Button } from '../../ui/button';
+import { cx } from '../../ui/cx';
+import { ErrorBanner } from '../../ui/error-banner';
+import { PageTitle } from '../../ui/page-title';
+import { Spinner } from '../../ui/spinner';
+import { TextArea } from '../../ui/text-area';
+import { toast } from '../../ui/toast';
+
+const machine = policyEditorMachine.provide({
+  actors: {
+    loadPolicy: fromPromise<string | null, void>(({ signal }) => fetchGlobalPolicy(signal)),
+    // The server's sentence (the word limit) when it gave one.
+    savePolicy: fromPromise<string | null, { policy_prompt: string | null }>(({ input }) =>
+      updateGlobalPolicy(input.policy_prompt).catch((e: unknown) => Promise.reject(asLoadFailure(e))),
+    ),
+  },
+});
+
+const counterTone = { normal: 'text-gray-600 dark:text-gray-300', near: 'text-amber-700 dark:text-amber-300', over: 'text-red-700 dark:text-red-400' };
+const counterNote = { normal: '', near: ' — near the limit', over: ' — over the limit' };
+
+/** /global-policy: the policy prompt every conversation of the organisation obeys. A thin view of the policy editor. */
+export default function GlobalPolicyPage() {
+  const editor = useActorRef(machine);
+  useEffect(() => {
+    const sub = editor.on('notice.show', (n) => toast[n.tone](n.text));
+    return () => sub.unsubscribe();
+  }, [editor]);
+  const view = useSelector(
+    editor,
+    (s) => ({
+      loading: s.hasTag('loading'),
+      loadFailed: s.matches('loadFailed'),
+      busy: s.hasTag('busy'),
+      unsaved: s.matches('dirty') || s.matches('error'),
+      text: s.context.text,
+      canSave: s.can({ type: 'policy.save' }),
+      canReset: s.can({ type: 'policy.reset' }),
+    }),
+    shallowEqual,
+  );
+  const words = countWords(view.text);
+  const level = wordCountLevel(words);
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-6 p-6 md:p-10">
+      <PageTitle description="Every conversation of your organisation follows this policy: the assistant reads it before each answer.">
+        Global Policy
+      </PageTitle>
+      {view.loading && <Spinner label="Loading policy" />}
+      {view.loadFailed && (
+        <div className="space-y-3">
+          <ErrorBanner message={POLICY_LOAD_FAILED} />
+          <Button onPress={() => editor.send({ type: 'policy.retry' })}>Retry</Button>
+        </div>
+      )}
+      {!view.loading && !view.loadFailed && (
+        <form
+          className="space-y-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            editor.send({ type: 'policy.save' });
+          }}
+        >
+          <TextArea
+            label="Policy Prompt"
+            rows={14}
+            value={view.text}
+            isDisabled={view.busy}
+            placeholder="For example: Answer in British English. Never include customer personal data in answers."
+            onChange={(text) => editor.send({ type: 'policy.change', text })}
+            errorMessage={level === 'over' ? POLICY_TOO_LONG : undefined}
+          />
+          <div className="flex flex-wrap items-center gap-3">
+            <p aria-live="polite" className={cx('flex-1 text-sm', counterTone[level])}>
+              {words.toLocaleString('en-US')} / {POLICY_MAX_WORDS.toLocaleString('en-US')} words{counterNote[level]}
+              {view.unsaved && <span className="ml-2 text-gray-700 dark:text-gray-200">· Unsaved changes</span>}
+            </p>
+            <Button isDisabled={!view.canReset} onPress={() => editor.send({ type: 'policy.reset' })}>
+              Reset
+            </Button>
+            <Button type="submit" variant="primary" isDisabled={!view.canSave && !view.busy} isPending={view.busy}>
+              Save Policy
+            </Button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}
