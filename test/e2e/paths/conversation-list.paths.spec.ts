@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { TITLE_EMPTY, SEARCH_TOO_SHORT } from '../../../contract/chat-constants';
 import {
   DELETE_FAILED,
@@ -11,7 +11,7 @@ import {
   SEARCH_MORE_FAILED,
 } from '../../../machines/conversation-list.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
-import { accounts, password, signInAndLand } from '../helpers/accounts';
+import { accounts, signInAndLand } from '../helpers/accounts';
 import {
   conversationListMachine,
   conversationListPaths,
@@ -21,7 +21,7 @@ import {
   SHORT,
   WORD,
 } from './conversation-list.paths-model';
-import { conversationNav, errorEnvelope, revealConversationLink } from './paths-support';
+import { apiToken, conversationNav, createConversationByApi, errorEnvelope, revealConversationLink } from './paths-support';
 
 /**
  * The conversation list's generated paths (machines/conversation-list.machine.ts: rename and delete) and its two
@@ -48,22 +48,7 @@ const loadMore = (page: Page) => conversationNav(page).getByRole('button', { nam
 const links = (page: Page) => conversationNav(page).getByRole('link');
 const fail500 = (page: Page, matches: (url: URL) => boolean) => page.route(matches, (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
 
-/** A conversation made as the chat makes it (POST /chat/messages, the reply streamed to its end); returns its id. */
-async function createConversation(request: APIRequestContext, token: string, message: string) {
-  const response = await request.post('/api/v1/chat/messages', {
-    headers: { Authorization: `Bearer ${token}` },
-    data: { conversation_id: null, message },
-    timeout: 60_000,
-  });
-  expect(response.ok()).toBe(true);
-  return /"conversation_id":"([^"]+)"/.exec(await response.text())![1]!;
-}
 
-async function apiToken(request: APIRequestContext) {
-  const response = await request.post('/api/v1/auth/login', { data: { email: accounts.user, password } });
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { data: { access_token: string } }).data.access_token;
-}
 
 /** This worker's unique search word, on 11 conversations: one more than a page of the list and of the search. */
 const word = `corpus${Math.random().toString(36).slice(2, 8)}`;
@@ -73,7 +58,7 @@ test.describe('conversation-list paths (generated from machines/conversation-lis
     test.setTimeout(120_000);
     const request = await playwright.request.newContext({ baseURL });
     const token = await apiToken(request);
-    await Promise.all(Array.from({ length: 11 }, (_, i) => createConversation(request, token, `Budget ${word} question ${i}`)));
+    await Promise.all(Array.from({ length: 11 }, (_, i) => createConversationByApi(request, token, `Budget ${word} question ${i}`)));
     await request.dispose();
   });
 
@@ -85,7 +70,7 @@ test.describe('conversation-list paths (generated from machines/conversation-lis
   for (const path of conversationListPaths) {
     test(`rename and delete: ${path.description}`, async ({ page, request }) => {
       const question = `Rename me ${Math.random().toString(36).slice(2, 8)}`;
-      const id = await createConversation(request, await apiToken(request), question);
+      const id = await createConversationByApi(request, await apiToken(request), question);
       await signInAndLand(page, accounts.user, /\/chat$/);
       const link = await revealConversationLink(page, id);
       const item = conversationNav(page).getByRole('listitem').filter({ has: page.locator(`a[href="/chat?id=${id}"]`) });

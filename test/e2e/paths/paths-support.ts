@@ -1,6 +1,7 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { AnyStateMachine } from 'xstate';
 import { coverageOf, generatePaths, type ModelPath, type ModelSpec } from '../../model/support/model-paths';
+import { accounts, password } from '../helpers/accounts';
 
 /** A machine event as generated; payloads only matter to the model, the browser step reads the type (and ids). */
 export type Step = { type: string } & Record<string, unknown>;
@@ -111,4 +112,22 @@ export async function startConversation(page: Page, text: string) {
   await expect(page).toHaveURL(/\/chat\?id=/);
   await expectReplyComplete(page);
   return new URL(page.url()).searchParams.get('id')!;
+}
+
+/** The e2e user's access token, for setting a path up through the API. */
+export async function apiToken(request: APIRequestContext) {
+  const response = await request.post('/api/v1/auth/login', { data: { email: accounts.user, password } });
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { data: { access_token: string } }).data.access_token;
+}
+
+/** A conversation made as the chat makes it (POST /chat/messages, the reply streamed to its end); returns its id. */
+export async function createConversationByApi(request: APIRequestContext, token: string, message: string) {
+  const response = await request.post('/api/v1/chat/messages', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { conversation_id: null, message },
+    timeout: 60_000,
+  });
+  expect(response.ok()).toBe(true);
+  return /"conversation_id":"([^"]+)"/.exec(await response.text())![1]!;
 }

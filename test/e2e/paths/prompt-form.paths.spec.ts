@@ -1,11 +1,11 @@
-import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
+import { expect, test, type Page, type Request } from '@playwright/test';
 import type { PromptEntry } from '../../../contract/prompt-library';
 import { PROMPT_REQUIRED, TAG_REQUIRED } from '../../../contract/prompt-library-constants';
 import { normaliseTags } from '../../../contract/tags';
 import { promptFormErrors } from '../../../machines/prompt-form.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
-import { accounts, password, signInAndLand } from '../helpers/accounts';
-import { unique, userMessages, type Step } from './paths-support';
+import { accounts, signInAndLand } from '../helpers/accounts';
+import { apiToken, createConversationByApi, unique, userMessages, type Step } from './paths-support';
 import { BLANK, INPUTS, PROMPT_TEXT, promptFormMachine, promptFormPaths as paths, useOf, type FormUse } from './prompt-form.paths-model';
 import { libraryDialog, PROMPT_ENTRY, PromptApi, PROMPTS, savedPrompt, savedPrompts, searchOwn, toast } from './prompt-library.paths-model';
 
@@ -130,22 +130,7 @@ const stepName = (e: Step) => {
   return e.type;
 };
 
-/** A conversation made as the chat makes it (POST /chat/messages, the reply streamed to its end). */
-async function startConversation(request: APIRequestContext, token: string, message: string) {
-  const response = await request.post('/api/v1/chat/messages', {
-    headers: { Authorization: `Bearer ${token}` },
-    data: { conversation_id: null, message },
-    timeout: 60_000,
-  });
-  expect(response.ok()).toBe(true);
-  return /"conversation_id":"([^"]+)"/.exec(await response.text())![1]!;
-}
 
-async function apiToken(request: APIRequestContext) {
-  const response = await request.post('/api/v1/auth/login', { data: { email: accounts.user, password } });
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { data: { access_token: string } }).data.access_token;
-}
 
 /** This worker's conversation, whose question the 'message' paths save (started on the first of them). */
 const message = INPUTS.message.prompt + ` ${unique('for').replace(' ', '-')}`;
@@ -169,7 +154,7 @@ test.describe('prompt-form paths (generated from machines/prompt-form.machine.ts
       if (use === 'message' && !conversation) {
         test.setTimeout(90_000);
         const token = await apiToken(request);
-        conversation = { id: await startConversation(request, token, message), token };
+        conversation = { id: await createConversationByApi(request, token, message), token };
       }
       await signInAndLand(page, accounts.user, /\/chat$/);
       const api = await PromptApi.of(page, request);
