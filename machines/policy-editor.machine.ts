@@ -2,6 +2,7 @@ import { assertEvent, assign, setup } from 'xstate';
 import {
   countWords,
   POLICY_LOAD_FAILED,
+  POLICY_MAX_CHARS,
   POLICY_MAX_WORDS,
   POLICY_UPDATE_FAILED,
   POLICY_UPDATED,
@@ -20,7 +21,7 @@ import { report } from './report';
  * policy'; `policy.retry`). `clean` (the text is the saved one) and `dirty` (it differs: unsaved changes) follow
  * every `policy.change`; `policy.reset` brings the saved text back. `policy.save` is taken only from `dirty`,
  * within POLICY_MAX_WORDS (so Save is disabled when nothing changed, when over the limit and while saving), and
- * goes to `saving` (tag `busy`, invokes `savePolicy` with the text trimmed, empty sent as null) -> `saved` ('Global
+ * (and POLICY_MAX_CHARS characters) goes to `saving` (tag `busy`, invokes `savePolicy` with the text trimmed, empty sent as null) -> `saved` ('Global
  * policy updated successfully'; the saved text is what the server stored) or `error` (the server's sentence, else
  * 'Failed to update global policy'; the text is kept, and can be saved again).
  */
@@ -33,6 +34,9 @@ export interface PolicyEditorContext {
 }
 
 export type PolicyEditorEvent = { type: 'policy.change'; text: string } | { type: 'policy.reset' } | { type: 'policy.save' } | { type: 'policy.retry' };
+
+/** Within the server's limits: the words (the spec's), and the characters (so long "words" cannot pass). */
+export const policyFits = (text: string): boolean => countWords(text) <= POLICY_MAX_WORDS && text.trim().length <= POLICY_MAX_CHARS;
 
 /** What is stored: trimmed, and no text is no policy. */
 export const policyPayload = (text: string): string | null => text.trim() || null;
@@ -54,7 +58,7 @@ export const policyEditorMachine = setup({
       assertEvent(event, 'policy.change');
       return event.text !== context.saved;
     },
-    fitsLimit: ({ context }) => countWords(context.text) <= POLICY_MAX_WORDS,
+    fitsLimit: ({ context }) => policyFits(context.text),
   },
   actions: {
     setText: assign(({ event }) => {

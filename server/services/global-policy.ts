@@ -3,15 +3,9 @@ import type { GlobalPolicy } from '../../contract/global-policy';
 import type { Database } from '../db/database';
 import { findPolicyPrompt, savePolicyPrompt } from '../db/repositories/global-policy';
 import type { UserRecord } from '../db/repositories/users';
-import { ForbiddenError } from './errors';
+import { organisationOf } from './own-organisation';
 
 type Admin = Pick<UserRecord, 'id' | 'client_id'>;
-
-/** The caller's organisation: only an admin of one has a policy to read or write (the route already checks the role). */
-function organisationOf(user: Admin): string {
-  if (!user.client_id) throw new ForbiddenError();
-  return user.client_id;
-}
 
 export async function readGlobalPolicy(db: Kysely<Database>, user: Admin): Promise<GlobalPolicy> {
   return { policy_prompt: await findPolicyPrompt(db, organisationOf(user)) };

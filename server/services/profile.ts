@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { DEPARTMENT_NOT_FOUND } from '../../contract/departments-constants';
 import type { UpdateProfileRequest, UpdateProfileResponse } from '../../contract/profile';
 import type { Database } from '../db/database';
 import { findDepartmentInClient, findUnitInDepartment } from '../db/repositories/departments';
@@ -6,7 +7,6 @@ import { findUserById, updateUserDepartment, type UserRecord } from '../db/repos
 import { InvalidError } from './errors';
 import { toUserView } from './user-view';
 
-export const DEPARTMENT_NOT_FOUND = 'Department not found';
 export const PROFILE_UPDATED = 'Profile updated successfully';
 export const UNIT_NOT_IN_DEPARTMENT = 'Unit does not belong to the selected department';
 

@@ -2,14 +2,16 @@ import { expect, test, type Page } from '@playwright/test';
 import { POLICY_MAX_WORDS } from '../../contract/global-policy-constants';
 import { accounts, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
+import { runExclusively } from './helpers/exclusive';
 
 const policyBox = (page: Page) => page.getByRole('textbox', { name: 'Policy Prompt' });
 const save = (page: Page) => page.getByRole('button', { name: 'Save Policy' });
 const reset = (page: Page) => page.getByRole('button', { name: 'Reset' });
 
 test.describe('global policy', () => {
-  // One organisation's one policy: the tests that change it take turns.
+  // One organisation's one policy: the tests that change it take turns (with the policy editor's paths too).
   test.describe.configure({ mode: 'serial' });
+  runExclusively('global-policy');
 
   test('the admin edits, resets and saves the policy; the counter warns near and over the limit', async ({ page }) => {
     await signInAndLand(page, accounts.admin, /\/home$/);

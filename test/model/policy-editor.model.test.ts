@@ -10,7 +10,7 @@ import {
 } from '../../contract/global-policy-constants';
 import { loadFailure } from '../../machines/chat-send.machine';
 import { notice, type Notice } from '../../machines/notice';
-import { policyEditorMachine, policyPayload } from '../../machines/policy-editor.machine';
+import { policyEditorMachine, policyFits, policyPayload } from '../../machines/policy-editor.machine';
 import { pendingActor } from './support/fakes';
 import { runModelTest } from './support/run-model';
 
@@ -20,6 +20,8 @@ type Ev = EventFrom<typeof policyEditorMachine>;
 const STORED = 'Never share customer data outside the company.';
 const EDITED = '  Answer in British English.\n\nNever share customer data outside the company.  ';
 const OVER = Array.from({ length: POLICY_MAX_WORDS + 1 }, (_, i) => `w${i}`).join(' ');
+/** Few words, too many characters. */
+const LONG_WORDS = Array.from({ length: 1000 }, (_, i) => `word-of-sixteen${i % 10}`).join(' ');
 const refused = loadFailure('HTTP 400', 'The policy cannot be more than 1,500 words');
 const dropped = loadFailure('Network Error', null);
 
@@ -34,6 +36,7 @@ const changes: Ev[] = [
   { type: 'policy.change', text: STORED },
   { type: 'policy.change', text: '' },
   { type: 'policy.change', text: OVER },
+  { type: 'policy.change', text: LONG_WORDS },
 ];
 
 function eventsFor(s: Snap): Ev[] {
@@ -71,7 +74,7 @@ const check = (s: Snap, e: { type: string } | null) => {
   if (s.matches('clean') || s.matches('saved')) expect(s.context.text).toBe(s.context.saved);
   if (s.matches('dirty') || s.matches('error')) expect(s.context.text).not.toBe(s.context.saved);
   // Save only with changes, within the limit, and not while saving.
-  const canSave = (s.matches('dirty') || s.matches('error')) && countWords(s.context.text) <= POLICY_MAX_WORDS;
+  const canSave = (s.matches('dirty') || s.matches('error')) && policyFits(s.context.text);
   expect(s.can({ type: 'policy.save' })).toBe(canSave);
   if (s.matches('loading')) expect(loads).toBeGreaterThan(0);
 
@@ -126,7 +129,7 @@ runModelTest({
   },
   inputs: [undefined as never],
   events: eventsFor,
-  key: (s) => JSON.stringify([s.value, s.context.saved === '', s.context.text === s.context.saved, countWords(s.context.text) > POLICY_MAX_WORDS]),
+  key: (s) => JSON.stringify([s.value, s.context.saved === '', s.context.text === s.context.saved, policyFits(s.context.text)]),
   simpleKey: (s) => JSON.stringify(s.value),
   edgeKeys: true,
   checks: { loading: check, loadFailed: check, clean: check, dirty: check, saving: check, saved: check, error: check },
@@ -142,5 +145,7 @@ describe('policy words (examples)', () => {
     expect(wordCountLevel(1501)).toBe('over');
     expect(policyPayload('  ')).toBeNull();
     expect(policyPayload(' Be kind. ')).toBe('Be kind.');
+    expect(policyFits(LONG_WORDS)).toBe(false);
+    expect(countWords(LONG_WORDS)).toBeLessThan(POLICY_MAX_WORDS);
   });
 });

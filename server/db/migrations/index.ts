@@ -6,6 +6,7 @@ import * as streamingSearch from './2026-11-23-04-streaming-search';
 import * as sharingPromptsTipsFeedback from './2026-11-23-05-sharing-prompts-tips-feedback';
 import * as stoppedReplies from './2026-11-23-06-stopped-replies';
 import * as globalPolicies from './2026-11-24-01-global-policies';
+import * as departmentNames from './2026-11-24-02-department-names';
 
 /** Every migration, in order. Listed by hand: no filesystem glob, so bundlers and tsx see them all. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-05-sharing-prompts-tips-feedback': sharingPromptsTipsFeedback,
   '2026-11-23-06-stopped-replies': stoppedReplies,
   '2026-11-24-01-global-policies': globalPolicies,
+  '2026-11-24-02-department-names': departmentNames,
 };

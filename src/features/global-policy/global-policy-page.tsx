@@ -1,7 +1,14 @@
 import { useEffect } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
-import { countWords, POLICY_LOAD_FAILED, POLICY_MAX_WORDS, POLICY_TOO_LONG, wordCountLevel } from '../../../contract/global-policy-constants';
+import {
+  countWords,
+  POLICY_MAX_CHARS,
+  POLICY_MAX_WORDS,
+  POLICY_TOO_LONG,
+  POLICY_TOO_MANY_CHARS,
+  wordCountLevel,
+} from '../../../contract/global-policy-constants';
 import { policyEditorMachine } from '../../../machines/policy-editor.machine';
 import { fetchGlobalPolicy, updateGlobalPolicy } from '../../api/global-policy';
 import { asLoadFailure } from '../../lib/load-failure';
@@ -49,6 +56,7 @@ export default function GlobalPolicyPage() {
   );
   const words = countWords(view.text);
   const level = wordCountLevel(words);
+  const tooManyChars = view.text.trim().length > POLICY_MAX_CHARS;
 
   return (
     <div className="mx-auto max-w-4xl space-y-6 p-6 md:p-10">
@@ -58,7 +66,7 @@ export default function GlobalPolicyPage() {
       {view.loading && <Spinner label="Loading policy" />}
       {view.loadFailed && (
         <div className="space-y-3">
-          <ErrorBanner message={POLICY_LOAD_FAILED} />
+          <ErrorBanner message="The policy could not be loaded." />
           <Button onPress={() => editor.send({ type: 'policy.retry' })}>Retry</Button>
         </div>
       )}
@@ -77,7 +85,7 @@ export default function GlobalPolicyPage() {
             isDisabled={view.busy}
             placeholder="For example: Answer in British English. Never include customer personal data in answers."
             onChange={(text) => editor.send({ type: 'policy.change', text })}
-            errorMessage={level === 'over' ? POLICY_TOO_LONG : undefined}
+            errorMessage={level === 'over' ? POLICY_TOO_LONG : tooManyChars ? POLICY_TOO_MANY_CHARS : undefined}
           />
           <div className="flex flex-wrap items-center gap-3">
             <p aria-live="polite" className={cx('flex-1 text-sm', counterTone[level])}>
