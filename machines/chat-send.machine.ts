@@ -11,6 +11,7 @@ import {
   type EventObject,
 } from 'xstate';
 import type { ReplyStopResult } from '../contract/chat';
+import { serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { pollMachine, type PollInput, type PollOutput, type PollProgress } from './poll.machine';
@@ -244,21 +245,6 @@ export interface ExchangeCompleted {
  */
 export type ChatSendReported = ConversationCreated | ExchangeCompleted | Notice;
 
-/**
- * How the load actors (`loadMessages`, `loadRecent`, the follow check) reject: any error; when the server
- * answered with its own sentence, the error carries it as `serverDetail` (src/ builds it with {@link loadFailure}).
- */
-export type LoadFailure = Error & { serverDetail: string | null };
-
-export function loadFailure(message: string, serverDetail: string | null): LoadFailure {
-  return Object.assign(new Error(message), { serverDetail });
-}
-
-/** The server's own sentence in a load failure, if it gave one. */
-export function serverDetailOf(error: unknown): string | null {
-  const detail = typeof error === 'object' && error !== null ? (error as { serverDetail?: unknown }).serverDetail : undefined;
-  return typeof detail === 'string' && detail !== '' ? detail : null;
-}
 
 /** The text to show for a message: the live text for the pending assistant message, else its content. */
 export function displayedContent(context: Pick<ChatSendContext, 'streamingMessageId' | 'streamingText'>, message: ChatMessage): string {

@@ -10,7 +10,7 @@ import {
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { report } from './report';
-import { serverDetailOf } from './chat-send.machine';
+import { serverDetailOf } from './load-failure';
 
 /**
  * The feedback form (spec chat-and-session.md section 2 "Feedback modal", section 4 "Feedback form", section 8

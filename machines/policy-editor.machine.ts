@@ -7,7 +7,7 @@ import {
   POLICY_UPDATE_FAILED,
   POLICY_UPDATED,
 } from '../contract/global-policy-constants';
-import { serverDetailOf } from './chat-send.machine';
+import { serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { report } from './report';

@@ -11,7 +11,7 @@ import {
   TOO_MANY_TAGS,
 } from '../contract/prompt-library-constants';
 import { normaliseTags } from '../contract/tags';
-import { serverDetailOf } from './chat-send.machine';
+import { serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { report } from './report';

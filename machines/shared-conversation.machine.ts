@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
 import type { SharedConversation } from '../contract/shares';
-import { serverDetailOf } from './chat-send.machine';
+import { serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 
 /**

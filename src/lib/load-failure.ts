@@ -1,4 +1,4 @@
-import { loadFailure } from '../../machines/chat-send.machine';
+import { loadFailure } from '../../machines/load-failure';
 import { ApiError } from '../api/api-error';
 
 /**

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { fromPromise, type ActorRefFrom } from 'xstate';
+import { fromPromise } from 'xstate';
 import type { FeedbackReceipt, FeedbackRequest } from '../../contract/feedback';
-import { feedbackLevels, type FeedbackLevel } from '../../contract/feedback-constants';
+import { feedbackLevels, type FeedbackLevel, type FeedbackType } from '../../contract/feedback-constants';
 import { feedbackMachine } from '../../machines/feedback.machine';
 import { submitFeedback } from '../api/feedback';
 import { asLoadFailure } from '../lib/load-failure';
@@ -16,7 +16,8 @@ import { toast } from '../ui/toast';
 /**
  * 'Submit Feedback' / 'Report an Issue' (spec section 2 "Other interface elements", section 4 "Feedback form"),
  * reachable from the profile menu, which every layout has (the chat sidebar for staff, the app sidebar for admins
- * and the superuser). A thin view of the feedback machine.
+ * and the superuser). A thin view of the feedback machine. Its code loads when a person first opens it: the
+ * profile menu is on every signed-in screen, and the sign-in route's JavaScript stays small.
  */
 const machine = feedbackMachine.provide({
   actors: {
@@ -25,7 +26,6 @@ const machine = feedbackMachine.provide({
   },
 });
 
-export type FeedbackRef = ActorRefFrom<typeof feedbackMachine>;
 
 const LEVEL_LABELS: Record<FeedbackLevel, string> = {
   POOR: 'Poor',
@@ -36,17 +36,26 @@ const LEVEL_LABELS: Record<FeedbackLevel, string> = {
 };
 const levelItems = feedbackLevels.map((id) => ({ id, label: LEVEL_LABELS[id] }));
 
-/** The feedback form's actor, its toasts shown. */
-export function useFeedback(): FeedbackRef {
-  const actor = useActorRef(machine);
-  useEffect(() => {
-    const sub = actor.on('notice.show', (n) => toast[n.tone](n.text));
-    return () => sub.unsubscribe();
-  }, [actor]);
-  return actor;
+export interface FeedbackModalProps {
+  kind: FeedbackType;
+  /** The form closed (cancelled, or sent): the menu unmounts it. */
+  onClose(): void;
 }
 
-export function FeedbackModal({ feedback }: { feedback: FeedbackRef }) {
+/** The form of one opening: its machine starts with the chosen kind; its toasts are shown. */
+export default function FeedbackModal({ kind, onClose }: FeedbackModalProps) {
+  const feedback = useActorRef(machine);
+  useEffect(() => {
+    const subs = [
+      feedback.on('notice.show', (n) => toast[n.tone](n.text)),
+      feedback.subscribe((s) => {
+        if (s.matches('closed')) onClose();
+      }),
+    ];
+    feedback.send({ type: 'feedback.open', kind });
+    return () => subs.forEach((s) => s.unsubscribe());
+  }, [feedback, kind, onClose]);
+
   const view = useSelector(
     feedback,
     (s) => ({

@@ -1,11 +1,15 @@
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { NavLink } from 'react-router-dom';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { Dialog, DialogTrigger } from 'react-aria-components/Dialog';
 import { Popover } from 'react-aria-components/Popover';
 import { ChevronUp } from 'lucide-react';
 import { Avatar } from '../ui/avatar';
-import { FeedbackModal, useFeedback } from './feedback-modal';
+import type { FeedbackType } from '../../contract/feedback-constants';
 import { useSession } from './session';
+
+// Loaded when first opened: this menu is on every signed-in screen.
+const FeedbackModal = lazy(() => import('./feedback-modal'));
 
 /**
  * The profile button (spec section 2, Sidebar): it leads to /profile; beside it, a popover with the person's
@@ -13,7 +17,8 @@ import { useSession } from './session';
  */
 export function ProfileMenu() {
   const me = useSession((c) => ({ name: c.user?.name ?? '', email: c.user?.email ?? '', image: c.user?.image_url ?? null }));
-  const feedback = useFeedback();
+  const [feedbackKind, setFeedbackKind] = useState<FeedbackType | null>(null);
+  const closeFeedback = useCallback(() => setFeedbackKind(null), []);
   return (
     <div className="flex items-center gap-1">
       <NavLink
@@ -42,7 +47,7 @@ export function ProfileMenu() {
               <AriaButton
                 key={kind}
                 slot="close"
-                onPress={() => feedback.send({ type: 'feedback.open', kind })}
+                onPress={() => setFeedbackKind(kind)}
                 className="block w-full rounded-lg px-3 py-2 text-left text-sm font-medium hover:bg-gray-100 dark:hover:bg-gray-700"
               >
                 {kind === 'feedback' ? 'Submit Feedback' : 'Report an Issue'}
@@ -51,7 +56,11 @@ export function ProfileMenu() {
           </Dialog>
         </Popover>
       </DialogTrigger>
-      <FeedbackModal feedback={feedback} />
+      {feedbackKind && (
+        <Suspense fallback={null}>
+          <FeedbackModal key={feedbackKind} kind={feedbackKind} onClose={closeFeedback} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -18,6 +18,8 @@ import { removeOnExit, startServer } from './server-process';
 // `npm run bench -- first-token load` runs only the named server sections (no SPA build, no browser).
 const args = process.argv.slice(2);
 const onlyLogin = args.includes('login');
+// `npm run bench -- open` runs only the opening of a 1,000-message conversation (with the SPA build it needs).
+const onlyOpen = args.includes('open');
 const serverSections = {
   'first-token': () => section('Time to first token', async () => printFirstToken(await measureFirstToken())),
   load: () => section('Load: concurrent streams', async () => printLoadStreams(await measureLoadStreams())),
@@ -34,6 +36,10 @@ try {
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', staticDir, '--emptyOutDir'], { stdio: 'inherit' });
   process.env.STATIC_DIR = staticDir;
 
+  if (onlyOpen) {
+    await section('Open a long conversation', async () => printOpenConversation(await measureOpenConversation(chrome)));
+    process.exit();
+  }
   const server = await startServer(Number(process.env.BENCH_PORT ?? 8191));
   try {
     const login = await measureLoginJs(server.url, chrome);

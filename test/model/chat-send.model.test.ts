@@ -1,29 +1,7 @@
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { assign, createActor, fromCallback, fromPromise, setup, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
-import {
-  chatSendMachine,
-  displayedContent,
-  FETCH_MESSAGES_FAILED,
-  FETCH_RECENT_FAILED,
-  FOLLOW_INTERVAL_MS,
-  followReplyMachine,
-  loadFailure,
-  MAX_FOLLOW_ATTEMPTS,
-  MESSAGES_REFRESHED,
-  NO_MESSAGES_FOUND,
-  refreshFailedText,
-  SEND_REQUEST_FAILED,
-  SEND_STREAM_FAILED,
-  serverDetailOf,
-  STOP_FAILED,
-  streamErrorContent,
-  type ChatSendEvent,
-  type ChatSendReported,
-  type LoadEarlierInput,
-  type LoadInput,
-  type SendMessageInput,
-  type StopReplyInput,
-} from '../../machines/chat-send.machine';
+import { chatSendMachine, displayedContent, FETCH_MESSAGES_FAILED, FETCH_RECENT_FAILED, FOLLOW_INTERVAL_MS, followReplyMachine, MAX_FOLLOW_ATTEMPTS, MESSAGES_REFRESHED, NO_MESSAGES_FOUND, refreshFailedText, SEND_REQUEST_FAILED, SEND_STREAM_FAILED, STOP_FAILED, streamErrorContent, type ChatSendEvent, type ChatSendReported, type LoadEarlierInput, type LoadInput, type SendMessageInput, type StopReplyInput } from '../../machines/chat-send.machine';
+import { loadFailure, serverDetailOf } from '../../machines/load-failure';
 import { notice } from '../../machines/notice';
 import type { PollOutput } from '../../machines/poll.machine';
 import { type ChatMessage, type ConversationMessages, type ReplyStopResult, type SendMessageRequest, type Usage } from '../../contract/chat';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import type { FeedbackRequest } from '../../contract/feedback';
 import { DESCRIPTION_TOO_LONG, FEEDBACK_DESCRIPTION_MAX_LENGTH, FEEDBACK_RECEIVED } from '../../contract/feedback-constants';
-import { loadFailure } from '../../machines/chat-send.machine';
+import { loadFailure } from '../../machines/load-failure';
 import { DEFAULT_LEVEL, FEEDBACK_FAILED, feedbackMachine, feedbackPayload } from '../../machines/feedback.machine';
 import { notice, type Notice } from '../../machines/notice';
 import { pendingActor } from './support/fakes';

@@ -8,7 +8,7 @@ import {
   POLICY_UPDATED,
   wordCountLevel,
 } from '../../contract/global-policy-constants';
-import { loadFailure } from '../../machines/chat-send.machine';
+import { loadFailure } from '../../machines/load-failure';
 import { notice, type Notice } from '../../machines/notice';
 import { policyEditorMachine, policyFits, policyPayload } from '../../machines/policy-editor.machine';
 import { pendingActor } from './support/fakes';

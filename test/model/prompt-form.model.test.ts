@@ -10,7 +10,7 @@ import {
   TAG_TOO_LONG,
   TOO_MANY_TAGS,
 } from '../../contract/prompt-library-constants';
-import { loadFailure } from '../../machines/chat-send.machine';
+import { loadFailure } from '../../machines/load-failure';
 import { notice, type Notice } from '../../machines/notice';
 import { promptFormErrors, promptFormMachine, type PromptFormInput, type SavePromptRequest } from '../../machines/prompt-form.machine';
 import { SAVE_PROMPT_FAILED, UPDATE_PROMPT_FAILED } from '../../machines/prompt-library.machine';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import type { SharedConversation } from '../../contract/shares';
-import { loadFailure } from '../../machines/chat-send.machine';
+import { loadFailure } from '../../machines/load-failure';
 import {
   LOAD_SHARED_ERROR,
   LOAD_SHARED_FAILED,

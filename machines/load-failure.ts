@@ -1,0 +1,17 @@
+// How a machine's load and save actors reject, apart from any machine: importing it never pulls in a machine.
+
+/**
+ * How the load actors (`loadMessages`, `loadRecent`, the follow check) reject: any error; when the server
+ * answered with its own sentence, the error carries it as `serverDetail` (src/ builds it with {@link loadFailure}).
+ */
+export type LoadFailure = Error & { serverDetail: string | null };
+
+export function loadFailure(message: string, serverDetail: string | null): LoadFailure {
+  return Object.assign(new Error(message), { serverDetail });
+}
+
+/** The server's own sentence in a load failure, if it gave one. */
+export function serverDetailOf(error: unknown): string | null {
+  const detail = typeof error === 'object' && error !== null ? (error as { serverDetail?: unknown }).serverDetail : undefined;
+  return typeof detail === 'string' && detail !== '' ? detail : null;
+}

@@ -1,0 +1,204 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromCallback, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
+import {
+  DEPARTMENT_CREATED,
+  DEPARTMENT_DELETE_FAILED,
+  DEPARTMENT_DELETED,
+  DEPARTMENT_NAME_REQUIRED,
+  DEPARTMENT_NAME_TOO_LONG,
+  DEPARTMENT_UPDATE_FAILED,
+  DEPARTMENT_UPDATED,
+  UNIT_CREATED,
+  UNIT_DELETED,
+  UNIT_NAME_REQUIRED,
+} from '../../contract/departments-constants';
+import { loadFailure } from '../../machines/load-failure';
+import {
+  departmentListInput,
+  departmentsAdminMachine,
+  nameError,
+  REFETCH_AFTER_CREATE_MS,
+  type Deletion,
+  type SaveNameRequest,
+} from '../../machines/departments-admin.machine';
+import { notice, type Notice } from '../../machines/notice';
+import { pendingActor } from './support/fakes';
+import { runModelTest } from './support/run-model';
+
+type Snap = SnapshotFrom<typeof departmentsAdminMachine>;
+type Ev = EventFrom<typeof departmentsAdminMachine>;
+
+const taken = loadFailure('HTTP 409', 'A department with this name already exists');
+const dropped = loadFailure('Network Error', null);
+
+let listInputs: unknown[] = [];
+let toList: EventObject[] = [];
+let saves: SaveNameRequest[] = [];
+let removals: Deletion[] = [];
+let emitted: Notice[] = [];
+let seen = { list: 0, emitted: 0 };
+let prev: Snap | null = null;
+
+const testMachine = () =>
+  departmentsAdminMachine.provide({
+    actors: {
+      list: fromCallback<EventObject, unknown>(({ input, receive }) => {
+        listInputs.push(input);
+        receive((e) => toList.push(e));
+      }) as never,
+      save: pendingActor<unknown, SaveNameRequest>((i) => saves.push(i)),
+      remove: pendingActor<unknown, Deletion>((i) => removals.push(i)),
+    },
+  });
+
+function eventsFor(s: Snap): Ev[] {
+  const always: Ev[] = [{ type: 'departments.search', text: 'fin' }, { type: 'departments.goTo', page: 2 }, notice('error', 'Failed to fetch departments')];
+  if (s.matches('browsing')) {
+    return [
+      ...always,
+      { type: 'department.new' },
+      { type: 'department.edit', departmentId: 'd1', name: 'Finance' },
+      { type: 'unit.add', departmentId: 'd1', departmentName: 'Finance' },
+      { type: 'department.delete', departmentId: 'd1' },
+      { type: 'unit.delete', departmentId: 'd1', unitId: 'u1' },
+      { type: 'form.submit' },
+    ];
+  }
+  if (s.matches('editing')) {
+    return [
+      ...always,
+      { type: 'field.name', text: '  Legal  ' },
+      { type: 'field.name', text: '   ' },
+      { type: 'field.name', text: 'x'.repeat(101) },
+      { type: 'form.submit' },
+      { type: 'form.cancel' },
+    ];
+  }
+  if (s.matches('saving')) {
+    return [
+      { type: 'xstate.done.actor.save', output: {}, actorId: 'save' },
+      { type: 'xstate.error.actor.save', error: taken, actorId: 'save' },
+      { type: 'xstate.error.actor.save', error: dropped, actorId: 'save' },
+      { type: 'form.cancel' },
+    ] as never[];
+  }
+  if (s.matches('confirming')) return [{ type: 'delete.confirm' }, { type: 'delete.cancel' }, { type: 'department.new' }];
+  return [
+    { type: 'xstate.done.actor.remove', output: {}, actorId: 'remove' },
+    { type: 'xstate.error.actor.remove', error: dropped, actorId: 'remove' },
+    { type: 'delete.cancel' },
+  ] as never[];
+}
+
+function checkStep(s: Snap, e: { type: string } | null) {
+  const p = prev;
+  const event = e as ({ type: string; error?: unknown } & Record<string, unknown>) | null;
+  const fresh = { list: toList.slice(seen.list), emitted: emitted.slice(seen.emitted) };
+  seen = { list: toList.length, emitted: emitted.length };
+
+  expect(listInputs).toEqual([departmentListInput]);
+  expect(s.hasTag('busy')).toBe(s.matches('saving') || s.matches('deleting'));
+  expect(s.context.edit !== null).toBe(s.matches('editing') || s.matches('saving'));
+  expect(s.context.deletion !== null).toBe(s.matches('confirming') || s.matches('deleting'));
+  if (s.matches('saving') && !p?.matches('saving')) expect(saves.at(-1)).toEqual({ ...s.context.edit, name: s.context.name.trim() });
+  if (s.matches('deleting') && !p?.matches('deleting')) expect(removals.at(-1)).toEqual(s.context.deletion);
+
+  const list: EventObject[] = [];
+  const out: Notice[] = [];
+  switch (event?.type) {
+    case 'departments.search':
+      list.push({ type: 'pager.search', text: 'fin' } as EventObject);
+      break;
+    case 'departments.goTo':
+      list.push({ type: 'pager.goTo', page: 2 } as EventObject);
+      break;
+    case 'notice.show':
+      out.push(notice('error', 'Failed to fetch departments'));
+      break;
+    case 'form.submit':
+      if (p!.matches('editing') && s.matches('editing')) expect(s.context.nameError).toBe(nameError(p!.context.edit, p!.context.name));
+      break;
+    case 'xstate.done.actor.save': {
+      const kind = p!.context.edit!.kind;
+      out.push(notice('success', kind === 'createDepartment' ? DEPARTMENT_CREATED : kind === 'renameDepartment' ? DEPARTMENT_UPDATED : UNIT_CREATED));
+      // A new department: the list is read again after 1 s (a delayed event, not yet sent); other changes at once.
+      if (kind !== 'createDepartment') list.push({ type: 'pager.refetch' });
+      break;
+    }
+    case 'xstate.error.actor.save': {
+      const kind = p!.context.edit!.kind;
+      const fallback = kind === 'renameDepartment' ? DEPARTMENT_UPDATE_FAILED : kind === 'createDepartment' ? 'Failed to create department' : 'Failed to create unit';
+      out.push(notice('error', event.error === taken ? 'A department with this name already exists' : fallback));
+      expect(s.context.name).toBe(p!.context.name);
+      break;
+    }
+    case 'xstate.done.actor.remove':
+      out.push(notice('success', p!.context.deletion!.kind === 'department' ? DEPARTMENT_DELETED : UNIT_DELETED));
+      list.push({ type: 'pager.refetch' });
+      break;
+    case 'xstate.error.actor.remove':
+      out.push(notice('error', p!.context.deletion!.kind === 'department' ? DEPARTMENT_DELETE_FAILED : 'Failed to delete unit'));
+      break;
+  }
+  expect(fresh.list).toEqual(list);
+  expect(fresh.emitted).toEqual(out);
+  prev = s;
+}
+
+runModelTest({
+  name: 'departments-admin',
+  machine: departmentsAdminMachine,
+  testMachine,
+  onActor: (actor) => {
+    listInputs = [];
+    toList = [];
+    saves = [];
+    removals = [];
+    emitted = [];
+    seen = { list: 0, emitted: 0 };
+    prev = null;
+    actor.on('*', (ev) => emitted.push(ev as Notice));
+  },
+  inputs: [undefined as never],
+  events: eventsFor,
+  key: (s) =>
+    JSON.stringify([s.value, s.context.edit?.kind ?? null, s.context.deletion?.kind ?? null, nameError(s.context.edit, s.context.name), s.context.nameError]),
+  simpleKey: (s) => JSON.stringify([s.value, s.context.edit?.kind ?? null, s.context.deletion?.kind ?? null]),
+  edgeKeys: true,
+  checks: { browsing: checkStep, editing: checkStep, saving: checkStep, confirming: checkStep, deleting: checkStep },
+});
+
+describe('departments admin (examples)', () => {
+  it('reads the list again 1 s after a department is created', async () => {
+    vi.useFakeTimers();
+    try {
+      const told: EventObject[] = [];
+      const actor = createActor(
+        departmentsAdminMachine.provide({
+          actors: {
+            list: fromCallback<EventObject, unknown>(({ receive }) => receive((e) => told.push(e))) as never,
+            save: pendingActor<unknown, SaveNameRequest>(),
+          },
+        }),
+      ).start();
+      actor.send({ type: 'department.new' });
+      actor.send({ type: 'field.name', text: 'Legal' });
+      actor.send({ type: 'form.submit' });
+      actor.send({ type: 'xstate.done.actor.save', output: {}, actorId: 'save' } as never);
+      expect(told).toEqual([]);
+      await vi.advanceTimersByTimeAsync(REFETCH_AFTER_CREATE_MS - 1);
+      expect(told).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(told).toEqual([{ type: 'pager.refetch' }]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('words each name rule as the server does', () => {
+    expect(nameError({ kind: 'createDepartment' }, '  ')).toBe(DEPARTMENT_NAME_REQUIRED);
+    expect(nameError({ kind: 'addUnit', departmentId: 'd1', departmentName: 'Finance' }, '')).toBe(UNIT_NAME_REQUIRED);
+    expect(nameError({ kind: 'renameDepartment', departmentId: 'd1' }, 'x'.repeat(101))).toBe(DEPARTMENT_NAME_TOO_LONG);
+    expect(nameError({ kind: 'createDepartment' }, ` ${'x'.repeat(100)} `)).toBeNull();
+  });
+});
