@@ -46,7 +46,7 @@ export const routes: RouteObject[] = [
       page('/clients/:clientId/users', 'superuser', titled('Client Users Management')),
       page('/system-prompts', 'superuser', titled('System Prompts')),
       page('/register', 'adminOrSuperuser', titled('New User Information')),
-      page('/departments', 'admin', titled('Department Management')),
+      page('/departments', 'admin', () => import('../features/departments/departments-page')),
       page('/global-policy', 'admin', () => import('../features/global-policy/global-policy-page')),
       page('/playground', 'public', () => import('../features/playground/playground-page')),
       page('/tips-example', 'login', () => import('../features/chat/tips-example-page')),
