@@ -210,6 +210,9 @@ export const pagerMachine = setup({
     },
     isRequiredSearch: ({ context }) => Boolean(context.search?.required),
     isAppendMode: ({ context }) => context.mode === 'append',
+    /** Replace mode: the page shown is gone (its last items were deleted), while earlier pages remain. */
+    pageGone: ({ context }, params: { result: PageResult }) =>
+      context.mode === 'replace' && params.result.items.length === 0 && params.result.totalPages >= 1 && params.result.page > params.result.totalPages,
     isKnownItem: ({ context, event }) => {
       assertEvent(event, ['item.patch', 'item.commit', 'item.revert']);
       return context.items.some((i) => i.id === event.id);
@@ -227,6 +230,7 @@ export const pagerMachine = setup({
       context.search?.required ? { query: '', items: [], page: 0, total: 0, totalPages: 0, error: null, pending: {} } : {},
     ),
     targetFirstPage: assign({ targetPage: 1 }),
+    targetLastPage: assign((_, params: { result: PageResult }) => ({ targetPage: params.result.totalPages })),
     targetPage: assign(({ event }) => {
       assertEvent(event, 'pager.goTo');
       return { targetPage: event.page };
@@ -416,7 +420,15 @@ export const pagerMachine = setup({
           context.mode === 'append'
             ? request(context, 1, Math.min(MAX_PAGE_SIZE, Math.max(1, context.page) * pageSizeOf(context)))
             : request(context, Math.max(1, context.page)),
-        onDone: { target: 'idle', actions: { type: 'showRefetched', params: ({ event }) => ({ result: event.output }) } },
+        onDone: [
+          // Reading the page again after a delete found it empty: show the last page there still is.
+          {
+            guard: { type: 'pageGone', params: ({ event }) => ({ result: event.output }) },
+            target: 'loading',
+            actions: { type: 'targetLastPage', params: ({ event }) => ({ result: event.output }) },
+          },
+          { target: 'idle', actions: { type: 'showRefetched', params: ({ event }) => ({ result: event.output }) } },
+        ],
         onError: {
           target: 'idle',
           actions: [

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { Pencil, Plus, Trash2, X } from 'lucide-react';
@@ -44,9 +44,15 @@ export default function DepartmentsPage() {
     }),
     shallowEqual,
   );
+  // A dialog keeps its title while it closes (the machine has already let go of what it was about).
+  const lastEdit = useRef(state.edit);
+  const lastDeletion = useRef(state.deletion);
+  if (state.edit) lastEdit.current = state.edit;
+  if (state.deletion) lastDeletion.current = state.deletion;
+  const edit = lastEdit.current;
   const dialogTitle =
-    state.edit?.kind === 'addUnit' ? `Add Unit to ${state.edit.departmentName}` : state.edit?.kind === 'renameDepartment' ? 'Edit Department' : 'Add Department';
-  const isUnit = state.deletion?.kind === 'unit';
+    edit?.kind === 'addUnit' ? `Add Unit to ${edit.departmentName}` : edit?.kind === 'renameDepartment' ? 'Edit Department' : 'Add Department';
+  const isUnit = lastDeletion.current?.kind === 'unit';
 
   return (
     <div className="mx-auto max-w-5xl space-y-6 p-6 md:p-10">
@@ -161,7 +167,7 @@ export default function DepartmentsPage() {
           }}
         >
           <TextField
-            label={state.edit?.kind === 'addUnit' ? 'Unit Name' : 'Department Name'}
+            label={edit?.kind === 'addUnit' ? 'Unit Name' : 'Department Name'}
             isRequired
             autoFocus
             value={state.name}
