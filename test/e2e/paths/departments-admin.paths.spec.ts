@@ -22,7 +22,7 @@ import {
 import { DEPARTMENT_PAGE_SIZE } from '../../../machines/departments-admin.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInAndLand } from '../helpers/accounts';
-import { errorEnvelope, unique, type Step } from './paths-support';
+import { errorEnvelope, unique, type Step, signedInToken } from './paths-support';
 import { departmentsAdminMachine, departmentsAdminPaths as paths, type NameKind } from './departments-admin.paths-model';
 
 /**
@@ -68,9 +68,7 @@ class DepartmentApi {
   ) {}
 
   static async of(page: Page) {
-    const token = await page.evaluate(() => localStorage.getItem('token'));
-    expect(token).toBeTruthy();
-    return new DepartmentApi(page.request, token!);
+    return new DepartmentApi(page.request, await signedInToken(page));
   }
 
   private get headers() {

@@ -131,3 +131,10 @@ export async function createConversationByApi(request: APIRequestContext, token:
   expect(response.ok()).toBe(true);
   return /"conversation_id":"([^"]+)"/.exec(await response.text())![1]!;
 }
+
+/** The access token of the person signed in on `page`, for setting a path up through the API as them. */
+export async function signedInToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  expect(token).toBeTruthy();
+  return token!;
+}

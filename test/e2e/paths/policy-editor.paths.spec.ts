@@ -12,7 +12,7 @@ import { policyPayload } from '../../../machines/policy-editor.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInAndLand } from '../helpers/accounts';
 import { runExclusively } from '../helpers/exclusive';
-import { errorEnvelope, unique, type Step } from './paths-support';
+import { errorEnvelope, unique, type Step, signedInToken } from './paths-support';
 import { OVER, policyEditorMachine, policyEditorPaths as paths, type TextKind } from './policy-editor.paths-model';
 
 /**
@@ -66,9 +66,7 @@ class PolicyApi {
   ) {}
 
   static async of(page: Page) {
-    const token = await page.evaluate(() => localStorage.getItem('token'));
-    expect(token).toBeTruthy();
-    return new PolicyApi(page.request, token!);
+    return new PolicyApi(page.request, await signedInToken(page));
   }
 
   private get headers() {

@@ -4,7 +4,7 @@ import type { PromptEntry } from '../../../contract/prompt-library';
 import { promptLibraryMachine, SAVE_PROMPT_FAILED } from '../../../machines/prompt-library.machine';
 import { notice } from '../../../machines/notice';
 import { isLocalServer } from '../helpers/accounts';
-import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
+import { asSteps, coveringPaths, maximalPaths, valueName, type Step, signedInToken } from './paths-support';
 
 type Snap = SnapshotFrom<typeof promptLibraryMachine>;
 
@@ -132,9 +132,7 @@ export class PromptApi {
 
   /** For the signed-in person of `page`. */
   static async of(page: Page, request: APIRequestContext) {
-    const token = await page.evaluate(() => localStorage.getItem('token'));
-    expect(token).toBeTruthy();
-    return new PromptApi(request, token!);
+    return new PromptApi(request, await signedInToken(page));
   }
 
   private get headers() {
