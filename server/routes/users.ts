@@ -2,17 +2,25 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { paths } from '../../contract/api-paths';
 import { successEnvelope } from '../../contract/envelope';
+import { idParams } from '../../contract/fields';
 import { updateProfileRequest, updateProfileResponse } from '../../contract/profile';
 import { user } from '../../contract/user';
+import { updateUserRequest, userList, userListQuery, userStatusQuery } from '../../contract/users';
+import { USER_STATUS_UPDATED, USER_UPDATED } from '../../contract/users-constants';
 import type { AppContext } from '../context';
 import { currentUser, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
 import { PROFILE_UPDATED, updateOwnProfile } from '../services/profile';
 import { toUserView } from '../services/user-view';
+import { listUsersFor, setUserStatus, updateUser } from '../services/users';
+
+const OWN_ORGANISATION = "Admins only, for the people of their own organisation (another organisation's person is 404).";
 
 export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: AuthGuards): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const adminOnly = guards.requireRole('admin');
+  const tags = ['users'];
 
   api.get(
     paths.me,
@@ -21,7 +29,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: 
       schema: {
         summary: 'The signed-in person',
         description: "With `features`: what the organisation's package allows in the chat.",
-        tags: ['users'],
+        tags,
         response: { 200: successEnvelope(user) },
       },
     },
@@ -34,11 +42,68 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: 
       onRequest: guards.requireAuth,
       schema: {
         summary: 'Choose my department and unit',
-        tags: ['users'],
+        tags,
         body: updateProfileRequest,
         response: { 200: successEnvelope(updateProfileResponse), ...errorResponses(400) },
       },
     },
     async (request) => ok(await updateOwnProfile(ctx.db, currentUser(request), request.body), PROFILE_UPDATED),
+  );
+
+  api.get(
+    paths.users,
+    {
+      onRequest: guards.requireRole('admin', 'superuser'),
+      schema: {
+        summary: 'People of an organisation, by name',
+        description:
+          "Admins see their own organisation's (`client_id` naming another is 403); the superuser sees the organisation " +
+          '`client_id` names (404 when there is none), or everybody when it is absent.',
+        tags,
+        querystring: userListQuery,
+        response: { 200: successEnvelope(userList), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const { page, page_size, search, status, client_id } = request.query;
+      return ok(await listUsersFor(ctx.db, currentUser(request), { page, pageSize: page_size, search, status, clientId: client_id }));
+    },
+  );
+
+  api.patch(
+    paths.user,
+    {
+      onRequest: adminOnly,
+      schema: {
+        summary: "Change a person's name, role, department or unit",
+        description:
+          `${OWN_ORGANISATION} A field left out keeps its value; a new department without a unit clears the unit. The ` +
+          "unit must belong to the department, both to the organisation (else 400). An admin cannot change their own role.",
+        tags,
+        params: idParams,
+        body: updateUserRequest,
+        response: { 200: successEnvelope(user), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => ok(await updateUser(ctx.db, currentUser(request), request.params.id, request.body), USER_UPDATED),
+  );
+
+  api.patch(
+    paths.userStatus,
+    {
+      onRequest: adminOnly,
+      schema: {
+        summary: 'Activate or deactivate a person',
+        description:
+          `${OWN_ORGANISATION} Deactivating ends the person's sessions at once: their access tokens are refused and ` +
+          'every refresh token is revoked. An admin cannot deactivate themself.',
+        tags,
+        params: idParams,
+        querystring: userStatusQuery,
+        response: { 200: successEnvelope(user), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) =>
+      ok(await setUserStatus(ctx.db, currentUser(request), request.params.id, request.query.status), USER_STATUS_UPDATED),
   );
 }

@@ -6,7 +6,11 @@ import { featuresOf, packageNameOf } from './entitlements';
 
 /** The contract's user: package_name is the type of the organisation's subscription in force, else 'free'. */
 export async function toUserView(db: Kysely<Database>, user: UserRecord): Promise<User> {
-  const packageName = await packageNameOf(db, user);
+  return viewOf(user, await packageNameOf(db, user));
+}
+
+/** Never the password hash: only the contract's fields. */
+function viewOf(user: UserRecord, packageName: string): User {
   return {
     id: user.id,
     name: user.name,
@@ -21,4 +25,18 @@ export async function toUserView(db: Kysely<Database>, user: UserRecord): Promis
     client_id: user.client_id,
     features: featuresOf(packageName),
   };
+}
+
+/** Many users' views, reading each organisation's package once. */
+export async function toUserViews(db: Kysely<Database>, users: readonly UserRecord[]): Promise<User[]> {
+  const packages = new Map<string | null, Promise<string>>();
+  const packageOf = (user: UserRecord) => {
+    let found = packages.get(user.client_id);
+    if (!found) {
+      found = packageNameOf(db, user);
+      packages.set(user.client_id, found);
+    }
+    return found;
+  };
+  return Promise.all(users.map(async (user) => viewOf(user, await packageOf(user))));
 }

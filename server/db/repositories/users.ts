@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, UsersTable } from '../database';
 import { isoNow } from '../timestamps';
+import { containsText } from './contains';
 
 export interface UserRecord extends Omit<Selectable<UsersTable>, 'verified'> {
   verified: boolean;
@@ -93,4 +94,52 @@ export async function updateUserPassword(db: Kysely<Database>, id: string, passw
 
 export async function updateUserStatus(db: Kysely<Database>, id: string, status: UsersTable['status']): Promise<void> {
   await db.updateTable('users').set({ status, updated_at: isoNow() }).where('id', '=', id).execute();
+}
+
+export async function findUserInClient(db: Kysely<Database>, clientId: string, id: string): Promise<UserRecord | undefined> {
+  const row = await db.selectFrom('users').selectAll().where('id', '=', id).where('client_id', '=', clientId).executeTakeFirst();
+  return row && toRecord(row);
+}
+
+export interface UserListFilter {
+  /** Omit for every organisation's people (the superuser's list). */
+  clientId?: string;
+  /** Part of the name or e-mail address, matched case-insensitively on both databases. */
+  search?: string;
+  status?: UsersTable['status'];
+  limit: number;
+  offset: number;
+}
+
+/** People by name, case aside (the same order on both databases), then id, with how many match in all. */
+export async function listUsers(db: Kysely<Database>, filter: UserListFilter): Promise<{ rows: UserRecord[]; total: number }> {
+  let query = db.selectFrom('users');
+  if (filter.clientId !== undefined) query = query.where('client_id', '=', filter.clientId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.search) {
+    const text = filter.search;
+    // E-mail addresses are stored lower-cased already (normaliseEmail).
+    query = query.where((eb) => eb.or([containsText(eb.ref('name'), text), containsText(eb.ref('email'), text, { lowered: true })]));
+  }
+  const { n } = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const rows = await query.selectAll().orderBy(sql`lower(name)`).orderBy('name').orderBy('id').limit(filter.limit).offset(filter.offset).execute();
+  return { rows: rows.map(toRecord), total: Number(n) };
+}
+
+export interface UserChanges {
+  name?: string;
+  role?: UsersTable['role'];
+  department_id?: string | null;
+  unit_id?: string | null;
+}
+
+/** Applies the changes to a person of one organisation; false when there is none with that id there. */
+export async function updateUserInClient(db: Kysely<Database>, clientId: string, id: string, changes: UserChanges): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ ...changes, updated_at: isoNow() })
+    .where('id', '=', id)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
