@@ -46,7 +46,9 @@ test.describe('tips', () => {
     await page.getByRole('option', { name: 'Advanced', exact: true }).click();
     await expect(tipList(dialog).first()).toBeVisible();
     await expect(tipList(dialog).filter({ hasNotText: 'Advanced' })).toHaveCount(0);
-    await page.keyboard.press('Escape');
+    // Closed with its Close button: an Escape pressed on the Level select right after choosing is, about one time in
+    // four, taken by the select instead of the modal (see the closing note); Escape itself is tested in the playground.
+    await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toHaveCount(0);
   });
 
