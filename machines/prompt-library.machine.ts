@@ -1,4 +1,4 @@
-import { assertEvent, assign, enqueueActions, sendTo, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
+import { assertEvent, assign, sendTo, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import type { PromptEntry } from '../contract/prompt-library';
 import { PROMPT_DELETED, PROMPT_PAGE_SIZE, PROMPT_SAVED, PROMPT_UPDATED } from '../contract/prompt-library-constants';
 import { notProvided } from './not-provided';
@@ -119,16 +119,8 @@ export const promptLibraryMachine = setup({
   delays: { COPIED: PROMPT_COPIED_MS },
   actions: {
     passNotice: report(({ event }: { event: Notice }) => event),
-    reportPasted: enqueueActions(({ event, enqueue, self }) => {
-      assertEvent(event, 'prompt.paste');
-      const pasted = { type: 'prompt.pasted' as const, text: event.text };
-      enqueue.emit(pasted);
-      enqueue.emit(notice('success', PROMPT_PASTED));
-      if (self._parent) {
-        enqueue.sendParent(notice('success', PROMPT_PASTED));
-        enqueue.sendParent(pasted);
-      }
-    }),
+    reportPastedNotice: report(() => notice('success', PROMPT_PASTED)),
+    reportPasted: report(({ event }: { event: { type: 'prompt.paste'; text: string } }) => ({ type: 'prompt.pasted', text: event.text })),
     forwardToList: sendTo('list', ({ event }) => {
       assertEvent(event, ['prompts.search', 'prompts.loadMore', 'prompts.reload', 'prompts.filterTag']);
       if (event.type === 'prompts.search') return { type: 'pager.search' as const, text: event.text };
@@ -157,7 +149,8 @@ export const promptLibraryMachine = setup({
         'prompt.new': 'creating',
         'prompt.edit': { target: 'loadingPrompt', actions: assign({ editingId: ({ event }) => event.id }) },
         'prompt.delete': { target: 'confirmingDelete', actions: assign({ deletingId: ({ event }) => event.id }) },
-        'prompt.paste': { actions: 'reportPasted' },
+        // The toast first: the screen stops this machine when it takes the pasted text.
+        'prompt.paste': { actions: ['reportPastedNotice', 'reportPasted'] },
       },
       states: {
         idle: {

@@ -9,3 +9,8 @@ export function asLoadFailure(error: unknown) {
   const serverDetail = error instanceof ApiError && error.status !== 0 && error.detail ? error.detail : null;
   return loadFailure(error instanceof Error ? error.message : String(error), serverDetail);
 }
+
+/** A call whose failure reaches a machine as a load failure (the server's sentence kept, when it gave one). */
+export function withServerDetail<T>(call: Promise<T>): Promise<T> {
+  return call.catch((error: unknown) => Promise.reject(asLoadFailure(error)));
+}

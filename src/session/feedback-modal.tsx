@@ -5,7 +5,7 @@ import type { FeedbackReceipt, FeedbackRequest } from '../../contract/feedback';
 import { feedbackLevels, type FeedbackLevel, type FeedbackType } from '../../contract/feedback-constants';
 import { feedbackMachine } from '../../machines/feedback.machine';
 import { submitFeedback } from '../api/feedback';
-import { asLoadFailure } from '../lib/load-failure';
+import { withServerDetail } from '../lib/load-failure';
 import { shallowEqual } from '../lib/shallow-equal';
 import { Button } from '../ui/button';
 import { Modal } from '../ui/modal';
@@ -22,7 +22,7 @@ import { toast } from '../ui/toast';
 const machine = feedbackMachine.provide({
   actors: {
     // The server's sentence (e.g. a validation message) when it answered; 'Failed to submit feedback' otherwise.
-    submit: fromPromise<FeedbackReceipt, FeedbackRequest>(({ input }) => submitFeedback(input).catch((e: unknown) => Promise.reject(asLoadFailure(e)))),
+    submit: fromPromise<FeedbackReceipt, FeedbackRequest>(({ input }) => withServerDetail(submitFeedback(input))),
   },
 });
 

@@ -150,7 +150,7 @@ function checkStep(s: Snap, e: { type: string } | null) {
       expectedOut.push(event);
       break;
     case 'prompt.paste':
-      expectedOut.push({ type: 'prompt.pasted', text: event.text }, notice('success', PROMPT_PASTED));
+      expectedOut.push(notice('success', PROMPT_PASTED), { type: 'prompt.pasted', text: event.text });
       break;
     case 'prompt.copy':
       // A copy while the clipboard answers is ignored; otherwise this text is written.

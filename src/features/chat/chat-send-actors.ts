@@ -8,7 +8,7 @@ import {
   type StopReplyInput,
 } from '../../../machines/chat-send.machine';
 import type { TitlePollCheckInput } from '../../../machines/title-poll.machine';
-import { asLoadFailure } from '../../lib/load-failure';
+import { withServerDetail } from '../../lib/load-failure';
 import type { fetchConversations, fetchMessages, fetchRecentMessages, stopReply } from '../../api/chat';
 import type { streamMessage } from '../../api/chat-stream';
 import { defineSendMessageActor } from './send-message-actor';
@@ -33,15 +33,15 @@ export interface TitlePollApi {
 
 export function defineChatSendActors({ api }: { api: ChatSendApi }) {
   const loadRecent = fromPromise<ConversationMessages, LoadInput>(({ input, signal }) =>
-    api.fetchRecentMessages(input.conversationId, signal).catch((error: unknown) => Promise.reject(asLoadFailure(error))),
+    withServerDetail(api.fetchRecentMessages(input.conversationId, signal)),
   );
   return {
     loadMessages: fromPromise<ConversationMessages, LoadInput>(({ input, signal }) =>
-      api.fetchMessages(input.conversationId, signal).catch((error: unknown) => Promise.reject(asLoadFailure(error))),
+      withServerDetail(api.fetchMessages(input.conversationId, signal)),
     ),
     loadRecent,
     loadEarlier: fromPromise<ConversationMessages, LoadEarlierInput>(({ input, signal }) =>
-      api.fetchMessages(input.conversationId, signal, input.before).catch((error: unknown) => Promise.reject(asLoadFailure(error))),
+      withServerDetail(api.fetchMessages(input.conversationId, signal, input.before)),
     ),
     sendMessage: defineSendMessageActor({ api }),
     stopReply: fromPromise<ReplyStopResult, StopReplyInput>(({ input }) => api.stopReply(input.messageId)),

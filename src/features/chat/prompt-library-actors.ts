@@ -4,7 +4,8 @@ import { pagerMachine, type PageRequest, type PageResult } from '../../../machin
 import { promptFormMachine, type SavePromptRequest } from '../../../machines/prompt-form.machine';
 import { promptLibraryMachine } from '../../../machines/prompt-library.machine';
 import type { createPrompt, deletePrompt, fetchPrompt, fetchPrompts, updatePrompt } from '../../api/prompt-library';
-import { asLoadFailure } from '../../lib/load-failure';
+import { copyTextActor } from '../../lib/copy-text-actor';
+import { withServerDetail } from '../../lib/load-failure';
 
 export interface PromptLibraryApi {
   fetchPrompts: typeof fetchPrompts;
@@ -14,10 +15,6 @@ export interface PromptLibraryApi {
   deletePrompt: typeof deletePrompt;
 }
 
-// The machines tell the server's own sentence (a rule it refused) from a dropped connection.
-const withServerDetail = <T,>(call: Promise<T>) => call.catch((e: unknown) => Promise.reject(asLoadFailure(e)));
-
-const copyText = fromPromise<void, { text: string }>(({ input }) => navigator.clipboard.writeText(input.text));
 
 /** The prompt form (save a message, a new prompt, an edit): POST without an id, PUT with one. */
 export function definePromptFormMachine({ api }: { api: PromptLibraryApi }) {
@@ -46,7 +43,7 @@ export function definePromptLibraryMachine({ api }: { api: PromptLibraryApi }) {
       form: definePromptFormMachine({ api }),
       loadPrompt: fromPromise<PromptEntry, { id: string }>(({ input, signal }) => api.fetchPrompt(input.id, signal)),
       deletePrompt: fromPromise<unknown, { id: string }>(({ input }) => api.deletePrompt(input.id)),
-      copyText,
+      copyText: copyTextActor,
     },
   });
 }

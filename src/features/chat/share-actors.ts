@@ -1,4 +1,5 @@
 import { fromPromise } from 'xstate';
+import { copyTextActor } from '../../lib/copy-text-actor';
 import { shareMachine, type ShareInput } from '../../../machines/share.machine';
 import type { createShareLink } from '../../api/shares';
 
@@ -11,7 +12,7 @@ export function defineShareMachine({ api }: { api: ShareApi }) {
   return shareMachine.provide({
     actors: {
       createLink: fromPromise<string, ShareInput>(({ input }) => api.createShareLink(input.conversationId)),
-      copyText: fromPromise<void, { text: string }>(({ input }) => navigator.clipboard.writeText(input.text)),
+      copyText: copyTextActor,
     },
   });
 }

@@ -2,10 +2,8 @@ import { fromPromise } from 'xstate';
 import { departmentsAdminMachine, type Deletion, type SaveNameRequest } from '../../../machines/departments-admin.machine';
 import { pagerMachine, type PageRequest, type PageResult } from '../../../machines/pager.machine';
 import { addUnit, createDepartment, deleteDepartment, deleteUnit, fetchDepartmentPage, renameDepartment } from '../../api/departments';
-import { asLoadFailure } from '../../lib/load-failure';
+import { withServerDetail } from '../../lib/load-failure';
 
-// The machine tells the server's own sentence (a name already taken) from a dropped connection.
-const withServerDetail = <T,>(call: Promise<T>) => call.catch((e: unknown) => Promise.reject(asLoadFailure(e)));
 
 function save(request: SaveNameRequest): Promise<unknown> {
   if (request.kind === 'createDepartment') return createDepartment(request.name);

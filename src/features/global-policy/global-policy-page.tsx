@@ -11,7 +11,7 @@ import {
 } from '../../../contract/global-policy-constants';
 import { policyEditorMachine } from '../../../machines/policy-editor.machine';
 import { fetchGlobalPolicy, updateGlobalPolicy } from '../../api/global-policy';
-import { asLoadFailure } from '../../lib/load-failure';
+import { withServerDetail } from '../../lib/load-failure';
 import { shallowEqual } from '../../lib/shallow-equal';
 import { Button } from '../../ui/button';
 import { cx } from '../../ui/cx';
@@ -26,7 +26,7 @@ const machine = policyEditorMachine.provide({
     loadPolicy: fromPromise<string | null, void>(({ signal }) => fetchGlobalPolicy(signal)),
     // The server's sentence (the word limit) when it gave one.
     savePolicy: fromPromise<string | null, { policy_prompt: string | null }>(({ input }) =>
-      updateGlobalPolicy(input.policy_prompt).catch((e: unknown) => Promise.reject(asLoadFailure(e))),
+      withServerDetail(updateGlobalPolicy(input.policy_prompt)),
     ),
   },
 });

@@ -9,7 +9,7 @@ import {
   type SharedConversationInput,
 } from '../../../machines/shared-conversation.machine';
 import { fetchSharedConversation } from '../../api/shares';
-import { asLoadFailure } from '../../lib/load-failure';
+import { withServerDetail } from '../../lib/load-failure';
 import { shallowEqual } from '../../lib/shallow-equal';
 import { AssistantMarkdown } from '../../ui/markdown/assistant-markdown';
 import { UserMessageText } from '../../ui/markdown/user-message-text';
@@ -20,7 +20,7 @@ const machine = sharedConversationMachine.provide({
   actors: {
     load: fromPromise<SharedConversation, SharedConversationInput>(({ input, signal }) =>
       // The server's sentence ('Shared conversation not found') when it answered; none for a dropped connection.
-      fetchSharedConversation(input.shareId, signal).catch((error: unknown) => Promise.reject(asLoadFailure(error))),
+      withServerDetail(fetchSharedConversation(input.shareId, signal)),
     ),
   },
 });
