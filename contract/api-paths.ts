@@ -9,6 +9,9 @@ export const paths = {
   requestResetPassword: '/auth/request-reset-password',
   resetPassword: '/auth/reset-password',
   microsoftSso: '/auth/social/microsoft/',
+  register: '/auth/register',
+  resendActivation: '/auth/resend-activation',
+  activate: '/auth/activate',
   me: '/users/me',
   updateProfile: '/users/me/update-profile',
   users: '/users/',
@@ -33,6 +36,10 @@ export const paths = {
   tips: '/tips/',
   feedbacks: '/feedbacks/',
   globalPolicy: '/global-policy/',
+  dashboardGenerate: '/usage-logs/dashboard/generate',
+  dashboardLatest: '/usage-logs/dashboard/latest',
+  departmentReport: '/usage-logs/admin/client/report',
+  userReport: '/usage-logs/admin/user/report',
 } as const;
 
 /** Fills `:name` segments of a path pattern, URI-encoding each value. */
