@@ -123,6 +123,11 @@ export type PagerEvent =
 /** The most items one refetch asks for (the API's page-size limit). */
 export const MAX_PAGE_SIZE = 100;
 
+/** A click on a column's header: the same column toggles its direction, a new column starts ascending. */
+export function nextSort(sort: PagerSort | null, column: string): PagerSort {
+  return { column, direction: sort?.column === column && sort.direction === 'asc' ? 'desc' : 'asc' };
+}
+
 const trimmed = (text: string) => text.trim();
 type FailedFetch = keyof PagerInput['messages'];
 
@@ -241,11 +246,7 @@ export const pagerMachine = setup({
     }),
     toggleSort: assign(({ context, event }) => {
       assertEvent(event, 'pager.sort');
-      const same = context.sort?.column === event.column;
-      return {
-        sort: { column: event.column, direction: same && context.sort?.direction === 'asc' ? ('desc' as const) : ('asc' as const) },
-        targetPage: 1,
-      };
+      return { sort: nextSort(context.sort, event.column), targetPage: 1 };
     }),
     setPageSize: assign(({ event }) => {
       assertEvent(event, 'pager.pageSize');

@@ -23,7 +23,9 @@ import { departmentRoutes } from './routes/departments';
 import { feedbackRoutes } from './routes/feedback';
 import { healthRoutes } from './routes/health';
 import { globalPolicyRoutes } from './routes/global-policy';
+import { usageReportRoutes } from './routes/usage-reports';
 import { promptLibraryRoutes } from './routes/prompt-library';
+import { registrationRoutes } from './routes/registration';
 import { shareRoutes } from './routes/shares';
 import { ssoRoutes } from './routes/sso';
 import { tipRoutes } from './routes/tips';
@@ -106,6 +108,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await authRoutes(api, ctx);
       await ssoRoutes(api, ctx);
       await userRoutes(api, ctx, guards);
+      await registrationRoutes(api, ctx, guards);
       await departmentRoutes(api, ctx, guards);
       await chatRoutes(api, ctx, guards);
       await shareRoutes(api, ctx, guards);
@@ -113,6 +116,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await tipRoutes(api, ctx, guards);
       await feedbackRoutes(api, ctx, guards);
       await globalPolicyRoutes(api, ctx, guards);
+      await usageReportRoutes(api, ctx, guards);
     },
     { prefix: API_PREFIX },
   );

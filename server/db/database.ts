@@ -220,6 +220,23 @@ export interface FeedbackSubmissionsTable {
   created_at: IsoTimestamp;
 }
 
+/** An account activation link (migration 2026-11-24-03): only the code's SHA-256 hash is stored. */
+export interface ActivationsTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  expires_at: IsoTimestamp;
+  used_at: IsoTimestamp | null;
+  created_at: IsoTimestamp;
+}
+
+/** The latest usage dashboard of an organisation (migration 2026-11-24-04); `data` is the Dashboard as JSON. */
+export interface DashboardSnapshotsTable {
+  client_id: string;
+  data: string;
+  generated_at: IsoTimestamp;
+}
+
 /** An organisation's policy prompt (a row only while it has one). */
 export interface GlobalPoliciesTable {
   client_id: string;
@@ -249,4 +266,6 @@ export interface Database {
   tip_tags: TipTagsTable;
   feedback_submissions: FeedbackSubmissionsTable;
   global_policies: GlobalPoliciesTable;
+  dashboard_snapshots: DashboardSnapshotsTable;
+  activations: ActivationsTable;
 }

@@ -96,11 +96,12 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: 
         summary: 'Activate or deactivate a person',
         description:
           `${OWN_ORGANISATION} Deactivating ends the person's sessions at once: their access tokens are refused and ` +
-          'every refresh token is revoked. An admin cannot deactivate themself.',
+          'every refresh token is revoked. An admin cannot deactivate themself. Activating takes a seat: 409 when the ' +
+          "organisation has no current subscription or its `max_users` active people are reached.",
         tags,
         params: idParams,
         querystring: userStatusQuery,
-        response: { 200: successEnvelope(user), ...errorResponses(400, 404) },
+        response: { 200: successEnvelope(user), ...errorResponses(400, 404, 409) },
       },
     },
     async (request) =>

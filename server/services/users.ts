@@ -27,6 +27,7 @@ import { inTransaction } from '../db/transaction';
 import { ForbiddenError, InvalidError, NotFoundError } from './errors';
 import { organisationOf } from './own-organisation';
 import { pageWindow, totalPages } from './paging';
+import { claimSeat } from './seats';
 import { toUserView, toUserViews } from './user-view';
 
 export interface UserListOptions {
@@ -130,6 +131,8 @@ export async function setUserStatus(db: Kysely<Database>, admin: Caller, id: str
   const updated = await inTransaction(db, async (trx) => {
     const user = await ownUser(trx, clientId, id);
     if (user.id === admin.id && status !== 'active') throw new InvalidError(OWN_ACCOUNT_UNDEACTIVATABLE);
+    // Coming back takes a seat of the subscription, like a registration does.
+    if (status === 'active' && user.status !== 'active') await claimSeat(trx, clientId);
     await updateUserStatus(trx, id, status);
     if (status !== 'active') await revokeUserRefreshTokens(trx, id);
     return ownUser(trx, clientId, id);

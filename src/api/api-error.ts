@@ -3,14 +3,17 @@ export class ApiError extends Error {
   readonly status: number;
   readonly detail: string;
   readonly fields?: Record<string, string>;
+  /** The envelope's `code`: a case a screen handles specially (e.g. `activation_expired`). */
+  readonly code?: string;
   readonly aborted: boolean;
 
-  constructor(init: { status: number; detail: string; fields?: Record<string, string>; aborted?: boolean }) {
+  constructor(init: { status: number; detail: string; fields?: Record<string, string>; code?: string; aborted?: boolean }) {
     super(init.detail);
     this.name = 'ApiError';
     this.status = init.status;
     this.detail = init.detail;
     this.fields = init.fields;
+    this.code = init.code;
     this.aborted = init.aborted ?? false;
   }
 }

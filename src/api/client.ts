@@ -21,6 +21,8 @@ export interface RequestOptions {
   noRefresh?: boolean;
   /** Opt out of same-URL cancellation for calls that legitimately run side by side (uploads). */
   concurrent?: boolean;
+  /** Resolve with the successful Response itself, body unread (a file download); failures are read as usual. */
+  raw?: boolean;
 }
 
 export interface Envelope<T> {
@@ -62,10 +64,11 @@ async function jsonOf(response: Response): Promise<unknown> {
 
 /** A refused call: the server's sentence (`detail`, else `message`), else the HTTP status. */
 function httpError(response: Response, body: unknown): ApiError {
-  const b = body as { detail?: unknown; message?: unknown; fields?: Record<string, string> } | undefined;
+  const b = body as { detail?: unknown; message?: unknown; fields?: Record<string, string>; code?: unknown } | undefined;
   const detail =
     typeof b?.detail === 'string' ? b.detail : typeof b?.message === 'string' ? b.message : response.statusText || `HTTP ${response.status}`;
-  return new ApiError({ status: response.status, detail, fields: b?.fields });
+  const code = typeof b?.code === 'string' ? b.code : undefined;
+  return new ApiError({ status: response.status, detail, fields: b?.fields, code });
 }
 
 const isAbortError = (error: unknown) => error instanceof Error && error.name === 'AbortError';
@@ -104,7 +107,7 @@ export function createApiClient(options: ApiClientOptions) {
     const onOuterAbort = () => controller.abort();
     ro.signal?.addEventListener('abort', onOuterAbort);
     const token = ro.bearer ?? options.getToken();
-    const headers: Record<string, string> = { 'Cache-Control': 'no-store', Accept: 'application/json' };
+    const headers: Record<string, string> = { 'Cache-Control': 'no-store', Accept: ro.raw ? '*/*' : 'application/json' };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (ro.body !== undefined) headers['Content-Type'] = 'application/json';
     try {
@@ -122,6 +125,7 @@ export function createApiClient(options: ApiClientOptions) {
       }
       const body = await jsonOf(response).catch(() => undefined);
       if (!response.ok) throw httpError(response, body);
+      if (ro.raw) return response as unknown as Envelope<T>;
       const envelope = body as Envelope<T>;
       // A body that says it failed is a failure carrying its message, whatever the HTTP status.
       if (envelope && typeof envelope === 'object' && 'status' in envelope && envelope.status !== 'success') {
@@ -159,6 +163,9 @@ export function createApiClient(options: ApiClientOptions) {
     put: <T>(path: string, body?: unknown, ro?: RequestOptions) => request<T>('PUT', path, { ...ro, body }),
     patch: <T>(path: string, body?: unknown, ro?: RequestOptions) => request<T>('PATCH', path, { ...ro, body }),
     delete: <T>(path: string, ro?: RequestOptions) => request<T>('DELETE', path, ro),
+    /** A file (GET): the successful Response, with the same token, refresh and retry as every other call. */
+    download: async (path: string, ro?: RequestOptions): Promise<Response> =>
+      (await request<never>('GET', path, { ...ro, raw: true })) as unknown as Response,
     /** For the streaming call, which shares the session's refresh. */
     refreshOnce,
   };

@@ -8,6 +8,7 @@ import { LOGIN_JS_BUDGET_KB, measureLoginJs } from './login-bundle';
 import { measureLoginLighthouse, printLoginLighthouse } from './login-lighthouse';
 import { measureOpenConversation, printOpenConversation } from './open-conversation';
 import { measureRenderStream, printRenderStream } from './render-stream';
+import { measureReportQuery, printReportQuery } from './report-query';
 import { removeOnExit, startServer } from './server-process';
 
 // `npm run bench`: numbers, not pass/fail timings. Builds the SPA first: a stale dist/ would measure old code.
@@ -16,6 +17,7 @@ import { removeOnExit, startServer } from './server-process';
 // is measured, and the bench leaves dist/ alone.
 // `npm run bench -- login` runs only the first-paint figures (login-route JS and Lighthouse on /login).
 // `npm run bench -- first-token load` runs only the named server sections (no SPA build, no browser).
+// `npm run bench -- reports` runs only the usage reports over 1,000,000 rows (SQLite, and PostgreSQL with a URL).
 const args = process.argv.slice(2);
 const onlyLogin = args.includes('login');
 // `npm run bench -- open` runs only the opening of a 1,000-message conversation (with the SPA build it needs).
@@ -23,6 +25,7 @@ const onlyOpen = args.includes('open');
 const serverSections = {
   'first-token': () => section('Time to first token', async () => printFirstToken(await measureFirstToken())),
   load: () => section('Load: concurrent streams', async () => printLoadStreams(await measureLoadStreams())),
+  reports: () => section('Usage reports on 1,000,000 rows', async () => printReportQuery(await measureReportQuery())),
 };
 const onlyServer = args.filter((a): a is keyof typeof serverSections => a in serverSections);
 if (onlyServer.length > 0) {

@@ -23,6 +23,9 @@ const PUBLIC = new Set([
   'POST /api/v1/auth/logout',
   'POST /api/v1/auth/request-reset-password',
   'POST /api/v1/auth/reset-password',
+  'POST /api/v1/auth/activate',
+  // Public with ?activation_code=; with ?user_id= it checks the bearer token itself.
+  'POST /api/v1/auth/resend-activation',
   'GET /api/v1/auth/social/microsoft/',
 ]);
 

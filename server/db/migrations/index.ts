@@ -7,6 +7,8 @@ import * as sharingPromptsTipsFeedback from './2026-11-23-05-sharing-prompts-tip
 import * as stoppedReplies from './2026-11-23-06-stopped-replies';
 import * as globalPolicies from './2026-11-24-01-global-policies';
 import * as departmentNames from './2026-11-24-02-department-names';
+import * as activations from './2026-11-24-03-activations';
+import * as usageReports from './2026-11-24-04-usage-reports';
 
 /** Every migration, in order. Listed by hand: no filesystem glob, so bundlers and tsx see them all. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +20,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-06-stopped-replies': stoppedReplies,
   '2026-11-24-01-global-policies': globalPolicies,
   '2026-11-24-02-department-names': departmentNames,
+  '2026-11-24-03-activations': activations,
+  '2026-11-24-04-usage-reports': usageReports,
 };

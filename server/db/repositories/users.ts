@@ -143,3 +143,8 @@ export async function updateUserInClient(db: Kysely<Database>, clientId: string,
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** The person proved they own the address (account activation). */
+export async function markUserVerified(db: Kysely<Database>, id: string): Promise<void> {
+  await db.updateTable('users').set({ verified: 1, updated_at: isoNow() }).where('id', '=', id).execute();
+}

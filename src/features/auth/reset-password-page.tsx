@@ -4,21 +4,17 @@ import { resetPassword } from '../../api/auth';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { Button, ButtonLink } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
-import { TextField } from '../../ui/text-field';
-import { PASSWORD_MIN_LENGTH } from '../../../contract/auth';
+import { emptyPasswordPair, NewPasswordFields, newPasswordState } from '../../ui/new-password-fields';
 
 export default function ResetPasswordPage() {
   const { token } = useParams();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const [pair, setPair] = useState(emptyPasswordPair);
   const form = useFormSubmit(resetPassword, 'Failed to reset password. Please try again.');
-  const mismatch = confirm.length > 0 && password !== confirm;
-  const tooShort = password.length > 0 && password.length < PASSWORD_MIN_LENGTH;
-  const canSubmit = Boolean(token) && password.length > 0 && password === confirm && !tooShort && !form.busy;
+  const canSubmit = Boolean(token) && newPasswordState(pair).complete && !form.busy;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (canSubmit && token) form.submit({ token, new_password: password });
+    if (canSubmit && token) form.submit({ token, new_password: pair.password });
   };
 
   return (
@@ -37,27 +33,7 @@ export default function ResetPasswordPage() {
             <h1 className="text-2xl font-semibold">Set a new password</h1>
             {!token && <ErrorBanner message="Invalid or missing reset token" />}
             {form.error && <ErrorBanner message={form.error} onDismiss={form.dismissError} />}
-            <TextField
-              label="New password"
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={setPassword}
-              isRequired
-              isDisabled={form.busy}
-              description={`At least ${PASSWORD_MIN_LENGTH} characters`}
-              errorMessage={tooShort ? `Password must be at least ${PASSWORD_MIN_LENGTH} characters` : undefined}
-            />
-            <TextField
-              label="Confirm password"
-              type="password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={setConfirm}
-              isRequired
-              isDisabled={form.busy}
-              errorMessage={mismatch ? 'Passwords do not match' : undefined}
-            />
+            <NewPasswordFields value={pair} onChange={setPair} isDisabled={form.busy} />
             <Button type="submit" variant="primary" className="w-full" isDisabled={!canSubmit}>
               {form.busy ? 'Updating...' : 'Update Password'}
             </Button>

@@ -1,0 +1,112 @@
+import { assertEvent, assign, setup } from 'xstate';
+import type { ActivationFailureCode } from '../contract/registration-constants';
+import { notProvided } from './not-provided';
+
+/**
+ * The activation screen (/activate/{activation_code}): the person chooses a password for the code of their link.
+ * The server's refusal says which step comes next: a used link -> sign in instead; an expired one -> ask for a new
+ * link (sent to the person's own address); an invalid one -> nothing to do here. Any other failure (an inactive
+ * account, a network error) stays on the form with its sentence.
+ */
+
+/** How the `activate` and `resend` actors reject: the server's sentence and its `code`, when it gave one. */
+export type ActivationFailure = Error & { reason: ActivationFailureCode | null };
+
+export function activationFailure(message: string, reason: ActivationFailureCode | null): ActivationFailure {
+  return Object.assign(new Error(message), { reason });
+}
+
+const reasonOf = (error: unknown): ActivationFailureCode | null =>
+  typeof error === 'object' && error !== null ? ((error as { reason?: ActivationFailureCode | null }).reason ?? null) : null;
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export interface ActivateInput {
+  activation_code: string;
+  new_password: string;
+}
+
+export interface AccountActivationContext {
+  activationCode: string;
+  /** The form's error banner. */
+  error: string | null;
+  /** Why asking for a new link failed (shown on the expired state). */
+  resendError: string | null;
+}
+
+export type AccountActivationEvent =
+  | { type: 'activation.submit'; password: string }
+  | { type: 'activation.dismissError' }
+  | { type: 'activation.resend' };
+
+export const accountActivationMachine = setup({
+  types: {
+    context: {} as AccountActivationContext,
+    events: {} as AccountActivationEvent,
+    input: {} as { activationCode: string },
+    tags: {} as 'busy',
+  },
+  actors: {
+    activate: notProvided<unknown, ActivateInput>('activate'),
+    resend: notProvided<unknown, string>('resend'),
+  },
+  guards: {
+    refusedFor: ({ event }, params: { reason: ActivationFailureCode }) => reasonOf((event as { error?: unknown }).error) === params.reason,
+  },
+  actions: {
+    clearError: assign({ error: null }),
+    showError: assign({ error: ({ event }) => messageOf((event as { error?: unknown }).error) }),
+    clearResendError: assign({ resendError: null }),
+    showResendError: assign({ resendError: ({ event }) => messageOf((event as { error?: unknown }).error) }),
+  },
+}).createMachine({
+  id: 'accountActivation',
+  context: ({ input }) => ({ activationCode: input.activationCode, error: null, resendError: null }),
+  initial: 'form',
+  states: {
+    form: {
+      on: {
+        'activation.submit': { target: 'activating', actions: 'clearError' },
+        'activation.dismissError': { actions: 'clearError' },
+      },
+    },
+    activating: {
+      tags: ['busy'],
+      invoke: {
+        id: 'activate',
+        src: 'activate',
+        input: ({ context, event }) => {
+          assertEvent(event, 'activation.submit');
+          return { activation_code: context.activationCode, new_password: event.password };
+        },
+        onDone: { target: 'activated' },
+        onError: [
+          { guard: { type: 'refusedFor', params: { reason: 'activation_used' } }, target: 'used' },
+          { guard: { type: 'refusedFor', params: { reason: 'activation_expired' } }, target: 'expired' },
+          { guard: { type: 'refusedFor', params: { reason: 'activation_invalid' } }, target: 'invalid' },
+          { target: 'form', actions: 'showError' },
+        ],
+      },
+    },
+    activated: {},
+    used: {},
+    invalid: {},
+    expired: {
+      on: { 'activation.resend': { target: 'resending', actions: 'clearResendError' } },
+    },
+    resending: {
+      tags: ['busy'],
+      invoke: {
+        id: 'resend',
+        src: 'resend',
+        input: ({ context }) => context.activationCode,
+        onDone: { target: 'resent' },
+        onError: [
+          // The link stopped qualifying meanwhile (e.g. the person activated through a newer one).
+          { guard: { type: 'refusedFor', params: { reason: 'activation_invalid' } }, target: 'invalid' },
+          { target: 'expired', actions: 'showResendError' },
+        ],
+      },
+    },
+    resent: {},
+  },
+});

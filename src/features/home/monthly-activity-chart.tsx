@@ -1,0 +1,79 @@
+import { useSyncExternalStore } from 'react';
+import { ResponsiveLine } from '@nivo/line';
+import type { Dashboard } from '../../../contract/usage-reports';
+import { longMonth, shortMonth } from './month-label';
+
+/**
+ * The 'Monthly User Activity' line chart (nivo). Loaded on its own (React.lazy from usage-summary.tsx), so the
+ * chart library is fetched only when an admin's Usage Summary draws it, never for other routes.
+ * Spec section 5: the y axis starts at 0 and steps by whole numbers (people are counted, not measured).
+ * The colours follow the system scheme, as the rest of the app does (Tailwind's `dark:` is the media query).
+ */
+
+const DARK_QUERY = '(prefers-color-scheme: dark)';
+const subscribe = (onChange: () => void) => {
+  const media = window.matchMedia(DARK_QUERY);
+  media.addEventListener('change', onChange);
+  return () => media.removeEventListener('change', onChange);
+};
+const useDark = () => useSyncExternalStore(subscribe, () => window.matchMedia(DARK_QUERY).matches, () => false);
+
+/** Whole-number ticks from 0 that cover `max` in at most 5 steps. */
+export function integerTicks(max: number): number[] {
+  const top = Math.max(1, Math.ceil(max));
+  const step = Math.max(1, Math.ceil(top / 5));
+  const ticks: number[] = [];
+  for (let v = 0; v < top + step; v += step) ticks.push(v);
+  return ticks;
+}
+
+// Tailwind's grays and a blue that keeps 3:1 against both backgrounds.
+const palette = {
+  light: { text: '#374151', grid: '#E5E7EB', line: '#2563eb', tooltipBg: '#ffffff', tooltipText: '#111827' },
+  dark: { text: '#E5E7EB', grid: '#374151', line: '#60a5fa', tooltipBg: '#1f2937', tooltipText: '#F9FAFB' },
+};
+
+export default function MonthlyActivityChart({ months }: { months: Dashboard['user_month'] }) {
+  const colors = useDark() ? palette.dark : palette.light;
+  const ticks = integerTicks(Math.max(0, ...months.map((m) => m.count)));
+  const data = [{ id: 'User Count', data: months.map((m) => ({ x: m.month, y: m.count })) }];
+  const latest = months.at(-1);
+  return (
+    <div className="h-72 w-full">
+      <ResponsiveLine
+        data={data}
+        role="img"
+        ariaLabel={`Monthly User Activity chart: ${latest ? `${latest.count} users in ${longMonth(latest.month)}` : 'no data'}. Use Show as table for every month.`}
+        margin={{ top: 16, right: 24, bottom: 40, left: 48 }}
+        xScale={{ type: 'point' }}
+        yScale={{ type: 'linear', min: 0, max: ticks.at(-1)!, stacked: false }}
+        axisBottom={{ tickSize: 0, tickPadding: 10, format: (v: string) => shortMonth(v) }}
+        axisLeft={{ tickSize: 0, tickPadding: 10, tickValues: ticks, format: (v: number) => String(v), legend: 'User Count', legendOffset: -40, legendPosition: 'middle' }}
+        gridYValues={ticks}
+        enableGridX={false}
+        colors={[colors.line]}
+        lineWidth={2}
+        pointSize={8}
+        pointColor={colors.line}
+        pointBorderWidth={0}
+        useMesh
+        animate={false}
+        theme={{
+          text: { fill: colors.text, fontSize: 12 },
+          axis: { ticks: { text: { fill: colors.text } }, legend: { text: { fill: colors.text } } },
+          grid: { line: { stroke: colors.grid } },
+          crosshair: { line: { stroke: colors.text } },
+        }}
+        tooltip={({ point }) => (
+          <div
+            className="rounded-md px-2.5 py-1.5 text-sm shadow-md"
+            style={{ background: colors.tooltipBg, color: colors.tooltipText }}
+          >
+            <div className="font-medium">{longMonth(String(point.data.x))}</div>
+            <div>Users: {point.data.y}</div>
+          </div>
+        )}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+import { useSelector } from '@xstate/react';
+import { Button as AriaButton } from 'react-aria-components/Button';
+import { MailPlus, Pencil } from 'lucide-react';
+import type { ActorRefFrom } from 'xstate';
+import type { User } from '../../../contract/user';
+import type { UsersAdminMachine } from '../../../machines/users-admin.machine';
+import { shallowEqual } from '../../lib/shallow-equal';
+import { Avatar } from '../../ui/avatar';
+import { cx } from '../../ui/cx';
+import { Spinner } from '../../ui/spinner';
+import { Switch } from '../../ui/switch';
+
+const iconButton =
+  'flex size-8 cursor-pointer items-center justify-center rounded-md text-gray-700 hover:bg-gray-200 hover:text-gray-900 ' +
+  'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50 dark:text-gray-200 dark:hover:bg-gray-700 dark:hover:text-white';
+const badge = 'inline-flex rounded-full px-2.5 py-0.5 text-xs font-medium';
+const roleBadge: Record<User['role'], string> = {
+  superuser: 'bg-purple-100 text-purple-900 dark:bg-purple-900 dark:text-purple-100',
+  admin: 'bg-blue-100 text-blue-900 dark:bg-blue-900 dark:text-blue-100',
+  user: 'bg-gray-100 text-gray-800 dark:bg-gray-700 dark:text-gray-100',
+};
+const roleName: Record<User['role'], string> = { superuser: 'Superuser', admin: 'Admin', user: 'User' };
+
+/** One person of the Users table: who they are, role, verification, the status switch and the row's actions. */
+export function UserRow({ user, admin }: { user: User; admin: ActorRefFrom<UsersAdminMachine> }) {
+  // The machine says what may be done now (one's own row is never switched; one change at a time).
+  const { canSwitch, canAct, switching, resending } = useSelector(
+    admin,
+    (s) => ({
+      canSwitch: s.can({ type: 'user.switchStatus', userId: user.id, status: user.status }),
+      canAct: s.can({ type: 'user.resend', userId: user.id }),
+      switching: s.context.switching?.userId === user.id,
+      resending: s.context.resendingFor === user.id,
+    }),
+    shallowEqual,
+  );
+  const active = user.status === 'active';
+
+  return (
+    <tr className="border-t border-gray-200 dark:border-gray-700">
+      <th scope="row" className="px-4 py-3 text-left font-normal">
+        <div className="flex items-center gap-3">
+          <Avatar name={user.name} size="sm" />
+          <div className="min-w-0">
+            <p className="truncate font-medium text-gray-900 dark:text-gray-100">{user.name}</p>
+            <p className="truncate text-xs text-gray-700 dark:text-gray-300">{user.email}</p>
+          </div>
+        </div>
+      </th>
+      <td className="px-4 py-3">
+        <span className={cx(badge, roleBadge[user.role])}>{roleName[user.role]}</span>
+      </td>
+      <td className="px-4 py-3">
+        <span
+          className={cx(
+            badge,
+            user.verified
+              ? 'bg-green-100 text-green-900 dark:bg-green-900 dark:text-green-100'
+              : 'bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100',
+          )}
+        >
+          {user.verified ? 'Verified' : 'Unverified'}
+        </span>
+      </td>
+      <td className="px-4 py-3">
+        <div className="flex items-center gap-2">
+          <Switch
+            isSelected={active}
+            isDisabled={!canSwitch}
+            onChange={() => admin.send({ type: 'user.switchStatus', userId: user.id, status: user.status })}
+          >
+            <span className="sr-only">{`Status of ${user.name}`}</span>
+            <span aria-hidden="true" className="w-14 text-xs text-gray-700 dark:text-gray-300">
+              {active ? 'Active' : 'Inactive'}
+            </span>
+          </Switch>
+          {switching && <Spinner className="size-4" label={`Updating status of ${user.name}`} />}
+        </div>
+      </td>
+      <td className="px-4 py-3">
+        <div className="flex justify-end gap-1">
+          {!user.verified && (
+            <AriaButton
+              aria-label={`Resend verification email to ${user.name}`}
+              isDisabled={!canAct}
+              isPending={resending}
+              className={iconButton}
+              onPress={() => admin.send({ type: 'user.resend', userId: user.id })}
+            >
+              {resending ? <Spinner className="size-4" /> : <MailPlus aria-hidden className="size-4" />}
+            </AriaButton>
+          )}
+          <AriaButton
+            aria-label={`Edit user ${user.name}`}
+            isDisabled={!canAct}
+            className={iconButton}
+            onPress={() => admin.send({ type: 'user.edit', user })}
+          >
+            <Pencil aria-hidden className="size-4" />
+          </AriaButton>
+        </div>
+      </td>
+    </tr>
+  );
+}

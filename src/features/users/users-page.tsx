@@ -1,0 +1,107 @@
+import { useEffect } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { UserPlus } from 'lucide-react';
+import type { User } from '../../../contract/user';
+import { pagerView, samePagerView } from '../../../machines/pager.machine';
+import type { StatusFilter } from '../../../machines/users-admin.machine';
+import { useOrganisationDepartments } from '../../lib/use-organisation-departments';
+import { useSession } from '../../session/session';
+import { Button, ButtonLink } from '../../ui/button';
+import { ErrorBanner } from '../../ui/error-banner';
+import { PageTitle } from '../../ui/page-title';
+import { Pagination } from '../../ui/pagination';
+import { SearchBox } from '../../ui/search-box';
+import { Spinner } from '../../ui/spinner';
+import { toast } from '../../ui/toast';
+import { EditUserModal } from './edit-user-modal';
+import { StatusFilterChips } from './status-filter';
+import { UserRow } from './user-row';
+import { usersPageMachine } from './users-actors';
+
+const FAILED_TO_FETCH_DEPARTMENTS = 'Failed to fetch departments';
+
+/** /users ('User Management'): a thin view of the users-admin machine. */
+export default function UsersPage() {
+  const me = useSession((c) => (c.user ? { id: c.user.id, role: c.user.role, clientId: c.user.client_id } : null));
+  // The route is for signed-in admins only, so the person is known here.
+  if (!me) return null;
+  return <Users meId={me.id} role={me.role} clientId={me.clientId} />;
+}
+
+function Users({ meId, role, clientId }: { meId: string; role: User['role']; clientId: string | null }) {
+  const admin = useActorRef(usersPageMachine, { input: { meId } });
+  useEffect(() => {
+    const sub = admin.on('notice.show', (n) => toast[n.tone](n.text));
+    return () => sub.unsubscribe();
+  }, [admin]);
+  const departments = useOrganisationDepartments(() => toast.error(FAILED_TO_FETCH_DEPARTMENTS));
+  const listRef = useSelector(admin, (s) => s.children.list)!;
+  const list = useSelector(listRef, (s) => pagerView<User>(s), samePagerView);
+  const status = useSelector(listRef, (s) => ((s.context.filters.status as StatusFilter | undefined) ?? 'all'));
+
+  // Spec: a superuser registers admins, an admin registers users, each into the organisation shown.
+  const newRole = role === 'superuser' ? 'admin' : 'user';
+  const register = `/register?role=${newRole}${clientId ? `&client_id=${encodeURIComponent(clientId)}` : ''}`;
+  const busy = list.loading || list.searching;
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-6 p-6 md:p-10">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <PageTitle>User Management</PageTitle>
+        <ButtonLink variant="primary" href={register}>
+          <UserPlus aria-hidden className="size-4" /> {role === 'superuser' ? 'Register Admin User' : 'Add New User'}
+        </ButtonLink>
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <SearchBox
+          label="Search users"
+          placeholder="Search by name or email..."
+          value={list.searchText}
+          onChange={(text) => admin.send({ type: 'users.search', text })}
+          className="w-full max-w-md"
+        />
+        <StatusFilterChips value={status} onChange={(next) => admin.send({ type: 'users.filter', status: next })} />
+      </div>
+      {list.error && (
+        <div className="flex flex-wrap items-center gap-3">
+          <div className="min-w-0 flex-1">
+            <ErrorBanner message={list.error} />
+          </div>
+          <Button onPress={() => admin.send({ type: 'users.retry' })} isDisabled={busy}>
+            Try again
+          </Button>
+        </div>
+      )}
+      <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-700">
+        <table aria-label="Users" aria-busy={busy} className="w-full text-left text-sm">
+          <thead className="bg-gray-50 text-gray-700 dark:bg-gray-800 dark:text-gray-200">
+            <tr>
+              <th scope="col" className="px-4 py-3 font-semibold">Name</th>
+              <th scope="col" className="px-4 py-3 font-semibold">Role</th>
+              <th scope="col" className="px-4 py-3 font-semibold">Verification</th>
+              <th scope="col" className="px-4 py-3 font-semibold">Status</th>
+              <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.items.map((u) => (
+              <UserRow key={u.id} user={u} admin={admin} />
+            ))}
+          </tbody>
+        </table>
+        {busy && list.items.length === 0 && (
+          <div className="flex justify-center p-6">
+            <Spinner label="Loading users" />
+          </div>
+        )}
+        {!busy && !list.error && list.items.length === 0 && (
+          <p className="p-6 text-center text-sm text-gray-700 dark:text-gray-300">No users found</p>
+        )}
+      </div>
+      {list.totalPages > 1 && (
+        <Pagination page={list.page} totalPages={list.totalPages} onPageChange={(page) => admin.send({ type: 'users.goTo', page })} />
+      )}
+      <EditUserModal admin={admin} departments={departments} />
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import type { SnapshotFrom } from 'xstate';
+import {
+  ACTIVATION_ACCOUNT_INACTIVE,
+  ACTIVATION_LINK_EXPIRED,
+  ACTIVATION_LINK_INVALID,
+  ACTIVATION_LINK_USED,
+} from '../../../contract/registration-constants';
+import { accountActivationMachine, activationFailure } from '../../../machines/account-activation.machine';
+import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
+
+type Snap = SnapshotFrom<typeof accountActivationMachine>;
+
+export const ACTIVATION_FAILED = 'Activation failed. Please try again.';
+export const RESEND_FAILED = 'Failed to send verification email';
+
+/** Why the server refuses, as the browser step makes it happen (see account-activation.paths.spec.ts). */
+export const failures = {
+  used: activationFailure(ACTIVATION_LINK_USED, 'activation_used'),
+  expired: activationFailure(ACTIVATION_LINK_EXPIRED, 'activation_expired'),
+  invalid: activationFailure(ACTIVATION_LINK_INVALID, 'activation_invalid'),
+  inactive: activationFailure(ACTIVATION_ACCOUNT_INACTIVE, 'activation_inactive'),
+  /** The request never reaches the server (forced with a route stub). */
+  offline: activationFailure(ACTIVATION_FAILED, null),
+  resendOffline: activationFailure(RESEND_FAILED, null),
+};
+
+/**
+ * The person opens their link (the path's start) and chooses a password; the server accepts or refuses for each
+ * reason the screen handles; an expired link asks for a new one. Only what a person can do is offered: the banner's
+ * Dismiss only while there is a banner, nothing in the end states.
+ */
+function eventsFor(s: Snap): Step[] {
+  const error = (id: string, e: Error): Step => ({ type: `xstate.error.actor.${id}`, error: e, actorId: id });
+  switch (valueName(s.value)) {
+    case 'form':
+      return [{ type: 'activation.submit', password: 'path-password-1' }, ...(s.context.error ? [{ type: 'activation.dismissError' }] : [])];
+    case 'activating':
+      return [
+        { type: 'xstate.done.actor.activate', output: 'ok', actorId: 'activate' },
+        error('activate', failures.used),
+        error('activate', failures.expired),
+        error('activate', failures.invalid),
+        error('activate', failures.inactive),
+        error('activate', failures.offline),
+      ];
+    case 'expired':
+      return [{ type: 'activation.resend' }];
+    case 'resending':
+      return [
+        { type: 'xstate.done.actor.resend', output: 'ok', actorId: 'resend' },
+        error('resend', failures.invalid),
+        error('resend', failures.resendOffline),
+      ];
+    default:
+      return [];
+  }
+}
+
+export { accountActivationMachine };
+export const accountActivationPaths = asSteps<{ activationCode: string }>(
+  coveringPaths(
+    accountActivationMachine,
+    maximalPaths({
+      machine: accountActivationMachine,
+      inputs: [{ activationCode: 'from-the-mail' }],
+      events: eventsFor as never,
+      key: (s) => JSON.stringify([s.value, s.context.error !== null, s.context.resendError !== null]),
+      simpleKey: (s) => JSON.stringify(s.value),
+      edgeKeys: true,
+    }),
+  ),
+);

@@ -1,0 +1,141 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { NEW_ACTIVATION_LINK_SENT } from '../../../contract/registration-constants';
+import { coverageOf, formatCoverage } from '../../model/support/model-paths';
+import { isLocalServer } from '../helpers/accounts';
+import {
+  activateByApi,
+  activationPath,
+  adminToken,
+  codeOf,
+  expireActivation,
+  forgetActivation,
+  registerPerson,
+  setPersonStatus,
+} from '../helpers/activation';
+import { accountActivationMachine, accountActivationPaths as paths } from './account-activation.paths-model';
+import { type Step } from './paths-support';
+
+/**
+ * The account-activation machine's generated paths (machines/account-activation.machine.ts, the model in
+ * account-activation.paths-model.ts), driven through the real /activate/{code} screen. Each path registers its own
+ * person through the API as the demo admin and opens the link from the local server's outbox, so it runs only
+ * against a local server. Every refusal is real: the link used through the API, expired or forgotten in the
+ * server's database, the person deactivated through the API; only "the request never arrives" is a route stub.
+ */
+const ACTIVATE = '**/api/v1/auth/activate*';
+const RESEND = '**/api/v1/auth/resend-activation*';
+
+interface Person {
+  email: string;
+  id: string;
+  link: string;
+  token: string;
+}
+
+/** A path's title: its events, each refusal with its reason (several refusals share an event type). */
+const titleOf = (events: Step[]) =>
+  events
+    .map((e) => {
+      const failure = e.error as { reason?: string | null } | undefined;
+      return failure ? `${e.type} (${failure.reason ?? 'no answer'})` : e.type;
+    })
+    .join(' → ');
+
+const alert = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
+
+/** What the server will answer next, set up before the click that asks it. */
+async function prepare(page: Page, request: APIRequestContext, person: Person, next: Step | undefined) {
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  const reason = (next?.error as { reason?: string | null } | undefined)?.reason;
+  const code = codeOf(person.link);
+  switch (next?.type) {
+    case 'xstate.done.actor.activate':
+      // A person deactivated by an earlier step of the path is active again.
+      await setPersonStatus(request, person.token, person.id, 'active');
+      return;
+    case 'xstate.error.actor.activate':
+      if (reason === 'activation_used') await activateByApi(request, code, 'used-elsewhere-1');
+      else if (reason === 'activation_expired') expireActivation(code);
+      else if (reason === 'activation_invalid') forgetActivation(code);
+      else if (reason === 'activation_inactive') await setPersonStatus(request, person.token, person.id, 'inactive');
+      else await page.route(ACTIVATE, (route) => route.abort());
+      return;
+    case 'xstate.error.actor.resend':
+      // The link stops qualifying for a new one once the person is inactive: answered like an unknown link.
+      if (reason === 'activation_invalid') await setPersonStatus(request, person.token, person.id, 'inactive');
+      else await page.route(RESEND, (route) => route.abort());
+      return;
+    default:
+  }
+}
+
+async function perform(page: Page, request: APIRequestContext, person: Person, event: Step, next: Step | undefined) {
+  const reason = (event.error as { reason?: string | null } | undefined)?.reason;
+  const message = (event.error as Error | undefined)?.message;
+  switch (event.type) {
+    case 'activation.submit':
+      await prepare(page, request, person, next);
+      await page.getByLabel('New password').fill('path-password-1');
+      await page.getByLabel('Confirm password').fill('path-password-1');
+      await page.getByRole('button', { name: 'Activate Account' }).click();
+      return;
+    case 'activation.dismissError':
+      await page.getByRole('alert').getByRole('button', { name: 'Dismiss' }).click();
+      await expect(page.getByRole('alert')).toBeHidden();
+      return;
+    case 'xstate.done.actor.activate':
+      await expect(page.getByRole('heading', { name: 'Account activated!' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Go to Login' })).toBeVisible();
+      return;
+    case 'xstate.error.actor.activate':
+      if (reason === 'activation_used') await expect(page.getByRole('heading', { name: 'Link already used' })).toBeVisible();
+      else if (reason === 'activation_expired') await expect(page.getByRole('heading', { name: 'Link expired' })).toBeVisible();
+      else if (reason === 'activation_invalid') await expect(page.getByRole('heading', { name: 'Invalid activation link' })).toBeVisible();
+      else {
+        await expect(alert(page, message!)).toBeVisible();
+        await expect(page.getByRole('heading', { name: 'Activate your account' })).toBeVisible();
+      }
+      return;
+    case 'activation.resend':
+      await prepare(page, request, person, next);
+      await page.getByRole('button', { name: 'Send me a new link' }).click();
+      return;
+    case 'xstate.done.actor.resend':
+      await expect(page.getByText(NEW_ACTIVATION_LINK_SENT)).toBeVisible();
+      // The new link is in the person's mail.
+      expect(await activationPath(person.email, 2)).not.toBe(person.link);
+      return;
+    case 'xstate.error.actor.resend':
+      if (reason === 'activation_invalid') await expect(page.getByRole('heading', { name: 'Invalid activation link' })).toBeVisible();
+      else {
+        await expect(alert(page, message!)).toBeVisible();
+        await expect(page.getByRole('button', { name: 'Send me a new link' })).toBeEnabled();
+      }
+      return;
+    default:
+      throw new Error(`no browser step for ${event.type}`);
+  }
+}
+
+if (isLocalServer) {
+  test.describe('account activation paths (generated from machines/account-activation.machine.ts)', () => {
+    test.afterAll(() => {
+      console.log(formatCoverage('account-activation (e2e paths)', coverageOf(accountActivationMachine, paths as never), paths.length));
+    });
+
+    for (const path of paths) {
+      test(titleOf(path.events), async ({ page, request }) => {
+        const token = await adminToken(request);
+        const email = `activation-path.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@demo.local`;
+        const id = await registerPerson(request, token, email);
+        const person: Person = { email, id, token, link: await activationPath(email) };
+        // The path starts when the person opens the link from their mail.
+        await page.goto(person.link);
+        await expect(page.getByRole('heading', { name: 'Activate your account' })).toBeVisible();
+        for (const [i, event] of path.events.entries()) {
+          await test.step(titleOf([event]), () => perform(page, request, person, event, path.events[i + 1]));
+        }
+      });
+    }
+  });
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, type EventFrom, type SnapshotFrom } from 'xstate';
+import {
+  ACTIVATION_ACCOUNT_INACTIVE,
+  ACTIVATION_LINK_EXPIRED,
+  ACTIVATION_LINK_INVALID,
+  ACTIVATION_LINK_USED,
+} from '../../contract/registration-constants';
+import {
+  accountActivationMachine,
+  activationFailure,
+  type ActivateInput,
+} from '../../machines/account-activation.machine';
+import { pendingActor } from './support/fakes';
+import { runModelTest } from './support/run-model';
+
+type Snap = SnapshotFrom<typeof accountActivationMachine>;
+type Ev = EventFrom<typeof accountActivationMachine>;
+
+const CODE = 'code-from-the-link';
+const used = activationFailure(ACTIVATION_LINK_USED, 'activation_used');
+const expired = activationFailure(ACTIVATION_LINK_EXPIRED, 'activation_expired');
+const invalid = activationFailure(ACTIVATION_LINK_INVALID, 'activation_invalid');
+const inactive = activationFailure(ACTIVATION_ACCOUNT_INACTIVE, 'activation_inactive');
+const offline = activationFailure('Network Error', null);
+
+let activations: ActivateInput[] = [];
+let resends: string[] = [];
+let prev: Snap | null = null;
+
+const testMachine = () =>
+  accountActivationMachine.provide({
+    actors: {
+      activate: pendingActor<unknown, ActivateInput>((i) => activations.push(i)),
+      resend: pendingActor<unknown, string>((i) => resends.push(i)),
+    },
+  });
+
+function eventsFor(s: Snap): Ev[] {
+  const done = (id: string) => ({ type: `xstate.done.actor.${id}`, output: 'ok', actorId: id }) as never;
+  const error = (id: string, e: Error) => ({ type: `xstate.error.actor.${id}`, error: e, actorId: id }) as never;
+  switch (s.value) {
+    case 'form':
+      return [{ type: 'activation.submit', password: 'chosen-password' }, { type: 'activation.dismissError' }, { type: 'activation.resend' }];
+    case 'activating':
+      return [
+        done('activate'),
+        error('activate', used),
+        error('activate', expired),
+        error('activate', invalid),
+        error('activate', inactive),
+        error('activate', offline),
+        { type: 'activation.submit', password: 'twice' },
+      ];
+    case 'expired':
+      return [{ type: 'activation.resend' }, { type: 'activation.submit', password: 'too-late' }];
+    case 'resending':
+      return [done('resend'), error('resend', invalid), error('resend', offline), { type: 'activation.resend' }];
+    default:
+      // Every end state ignores what the form could still send.
+      return [{ type: 'activation.submit', password: 'again' }, { type: 'activation.resend' }];
+  }
+}
+
+function checkStep(s: Snap, e: { type: string; error?: Error } | null) {
+  const p = prev;
+  prev = s;
+  expect(s.context.activationCode).toBe(CODE);
+  expect(s.hasTag('busy')).toBe(s.matches('activating') || s.matches('resending'));
+  // Exactly one call per entry into a busy state, with the link's code.
+  if (s.matches('activating') && !p?.matches('activating')) expect(activations.at(-1)).toEqual({ activation_code: CODE, new_password: 'chosen-password' });
+  if (s.matches('resending') && !p?.matches('resending')) expect(resends.at(-1)).toBe(CODE);
+  expect(s.can({ type: 'activation.resend' })).toBe(s.matches('expired'));
+  expect(s.can({ type: 'activation.submit', password: 'x' })).toBe(s.matches('form'));
+
+  if (e?.type === 'xstate.error.actor.activate') {
+    const expected = { [ACTIVATION_LINK_USED]: 'used', [ACTIVATION_LINK_EXPIRED]: 'expired', [ACTIVATION_LINK_INVALID]: 'invalid' }[e.error!.message];
+    expect(s.value).toBe(expected ?? 'form');
+    // The banner shows only what the screen has no state of its own for.
+    expect(s.context.error).toBe(expected ? null : e.error!.message);
+  } else if (s.matches('form') && e?.type !== 'activation.resend') {
+    expect(s.context.error).toBeNull();
+  }
+  if (e?.type === 'xstate.error.actor.resend') {
+    if (e.error === invalid) expect(s.value).toBe('invalid');
+    else expect([s.value, s.context.resendError]).toEqual(['expired', 'Network Error']);
+  }
+  // A new attempt starts without the last one's error; an ignored event keeps it.
+  if (s.matches('resending') || s.matches('resent') || (s.matches('expired') && e?.type === 'xstate.error.actor.activate')) {
+    expect(s.context.resendError).toBeNull();
+  }
+}
+
+runModelTest({
+  name: 'account-activation',
+  machine: accountActivationMachine,
+  testMachine,
+  onActor: () => {
+    activations = [];
+    resends = [];
+    prev = null;
+  },
+  inputs: [{ activationCode: CODE }],
+  events: eventsFor,
+  key: (s) => JSON.stringify([s.value, s.context.error !== null, s.context.resendError !== null]),
+  simpleKey: (s) => JSON.stringify(s.value),
+  edgeKeys: true,
+  checks: Object.fromEntries(
+    ['form', 'activating', 'activated', 'used', 'invalid', 'expired', 'resending', 'resent'].map((state) => [state, checkStep as never]),
+  ),
+});
+
+describe('account activation (examples)', () => {
+  it('keeps the form and its banner for an inactive account, and dismisses it', () => {
+    const actor = createActor(testMachine(), { input: { activationCode: CODE } }).start();
+    actor.send({ type: 'activation.submit', password: 'chosen-password' });
+    actor.send({ type: 'xstate.error.actor.activate', error: inactive, actorId: 'activate' } as never);
+    expect(actor.getSnapshot().value).toBe('form');
+    expect(actor.getSnapshot().context.error).toBe(ACTIVATION_ACCOUNT_INACTIVE);
+    actor.send({ type: 'activation.dismissError' });
+    expect(actor.getSnapshot().context.error).toBeNull();
+  });
+});
