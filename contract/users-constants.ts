@@ -1,6 +1,9 @@
 // Spec texts and limits of the user administration (Users page, Edit User modal), free of zod (the SPA's forms
 // check them before sending).
 
+/** Users page size: the list's default (server) and its page buttons (SPA). */
+export const USER_PAGE_SIZE = 10;
+
 /** A person's full name, counted after trimming. */
 export const USER_NAME_MAX_LENGTH = 100;
 

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { pageFields } from './envelope';
 import { choiceField, idField, pageField, pageSizeField, queryText, requestBody, requiredText } from './fields';
-import { USER_NAME_MAX_LENGTH, USER_NAME_NOT_TEXT, USER_NAME_REQUIRED, USER_NAME_TOO_LONG } from './users-constants';
+import { USER_NAME_MAX_LENGTH, USER_PAGE_SIZE, USER_NAME_NOT_TEXT, USER_NAME_REQUIRED, USER_NAME_TOO_LONG } from './users-constants';
 import { user } from './user';
-
-export const USER_PAGE_SIZE = 10;
 
 /** GET /users/: one organisation's people by name. */
 export const userListQuery = z.object({

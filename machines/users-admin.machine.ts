@@ -1,6 +1,7 @@
 import { and, assertEvent, assign, sendTo, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import type { User } from '../contract/user';
 import type { UpdateUserRequest } from '../contract/users';
+import { USER_PAGE_SIZE } from '../contract/users-constants';
 import { VERIFICATION_EMAIL_FAILED, VERIFICATION_EMAIL_SENT } from '../contract/registration-constants';
 import {
   USER_NAME_MAX_LENGTH,
@@ -34,7 +35,6 @@ import { report } from './report';
  * - `resending` (tag `busy`, invokes `resend`): the activation e-mail of a person still to verify.
  */
 
-export const USER_PAGE_SIZE = 10;
 /** Spec section 9: user search debounce 2000 ms. */
 export const USER_SEARCH_DEBOUNCE_MS = 2000;
 

@@ -8,7 +8,8 @@ import {
   USER_UPDATED,
   USERS_FETCH_FAILED,
 } from '../../contract/users-constants';
-import { USER_PAGE_SIZE, USER_SEARCH_DEBOUNCE_MS } from '../../machines/users-admin.machine';
+import { USER_PAGE_SIZE } from '../../contract/users-constants';
+import { USER_SEARCH_DEBOUNCE_MS } from '../../machines/users-admin.machine';
 import { accounts, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { UsersApi } from './helpers/users-api';

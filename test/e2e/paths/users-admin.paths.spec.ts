@@ -13,7 +13,8 @@ import {
   USER_UPDATED,
   USERS_FETCH_FAILED,
 } from '../../../contract/users-constants';
-import { USER_PAGE_SIZE, USER_SEARCH_DEBOUNCE_MS } from '../../../machines/users-admin.machine';
+import { USER_PAGE_SIZE } from '../../../contract/users-constants';
+import { USER_SEARCH_DEBOUNCE_MS } from '../../../machines/users-admin.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInAndLand } from '../helpers/accounts';
 import { UsersApi } from '../helpers/users-api';
