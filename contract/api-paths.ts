@@ -40,6 +40,12 @@ export const paths = {
   dashboardLatest: '/usage-logs/dashboard/latest',
   departmentReport: '/usage-logs/admin/client/report',
   userReport: '/usage-logs/admin/user/report',
+  documents: '/documents/',
+  documentUpload: '/documents/upload/:conversationId',
+  document: '/documents/:id',
+  documentFile: '/documents/:id/file',
+  /** A stored image by its unguessable key (an <img> cannot send a bearer token): generated and pasted images. */
+  fileByKey: '/files/:key',
 } as const;
 
 /** Fills `:name` segments of a path pattern, URI-encoding each value. */

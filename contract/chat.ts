@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_DOCUMENTS_PER_MESSAGE } from './documents-constants';
 import {
   BROWSING_WITH_IMAGES,
   CONVERSATION_PAGE_SIZE,
@@ -169,6 +170,14 @@ export const sendMessageRequest = requestBody({
   image_generation: switchField('image_generation').default(false),
   message_id_to_edit: idField('message_id_to_edit').nullable().default(null),
   reasoning_effort: reasoningEffort.default('low'),
+  /**
+   * Files attached on the new-chat screen (uploaded with POST /documents/, no conversation yet): they join the
+   * conversation this message creates. Ignored for an existing conversation (its uploads name it already).
+   */
+  document_ids: z
+    .array(idField('document_ids'), { error: 'document_ids must be a list of document ids' })
+    .max(MAX_DOCUMENTS_PER_MESSAGE, { error: `A message can bring at most ${MAX_DOCUMENTS_PER_MESSAGE} documents` })
+    .default([]),
 }).refine((body) => !(body.browsing && body.image_generation), { error: BROWSING_WITH_IMAGES, path: ['image_generation'] });
 export type SendMessageRequest = z.input<typeof sendMessageRequest>;
 

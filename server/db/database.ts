@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Row types as stored. Conventions that hold on SQLite and PostgreSQL alike:
@@ -245,6 +245,42 @@ export interface GlobalPoliciesTable {
   updated_at: IsoTimestamp;
 }
 
+/** A file attached to a conversation (migration 2026-11-24-05): uploaded, or made by the image tool. */
+export interface DocumentsTable {
+  id: string;
+  user_id: string;
+  client_id: string | null;
+  department_id: string | null;
+  unit_id: string | null;
+  /** Null while attached on the new-chat screen, until the first message creates the conversation. */
+  conversation_id: string | null;
+  filename: string;
+  /** One of ACCEPTED_EXTENSIONS (contract/documents-constants.ts), lower case with the dot. */
+  extension: string;
+  mime: string;
+  size: number;
+  origin: 'upload' | 'generated';
+  storage_key: string;
+  file_key: string;
+  status: 'queued' | 'chunking' | 'embedding' | 'saving' | 'ready' | 'failed';
+  note: string | null;
+  error: string | null;
+  chunk_count: ColumnType<number, number | undefined, number>;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+/** A passage of a document's text; full-text indexed (FTS5 / tsvector). */
+export interface DocumentChunksTable {
+  rid: Generated<number>;
+  document_id: string;
+  seq: number;
+  content: string;
+  place: string | null;
+  /** SQLite: float32 little-endian blob (sqlite-vec's format); PostgreSQL: real[]; null without embeddings. */
+  embedding: Buffer | number[] | null;
+}
+
 export interface Database {
   clients: ClientsTable;
   packages: PackagesTable;
@@ -268,4 +304,6 @@ export interface Database {
   global_policies: GlobalPoliciesTable;
   dashboard_snapshots: DashboardSnapshotsTable;
   activations: ActivationsTable;
+  documents: DocumentsTable;
+  document_chunks: DocumentChunksTable;
 }

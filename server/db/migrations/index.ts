@@ -9,6 +9,7 @@ import * as globalPolicies from './2026-11-24-01-global-policies';
 import * as departmentNames from './2026-11-24-02-department-names';
 import * as activations from './2026-11-24-03-activations';
 import * as usageReports from './2026-11-24-04-usage-reports';
+import * as documents from './2026-11-24-05-documents';
 
 /** Every migration, in order. Listed by hand: no filesystem glob, so bundlers and tsx see them all. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-02-department-names': departmentNames,
   '2026-11-24-03-activations': activations,
   '2026-11-24-04-usage-reports': usageReports,
+  '2026-11-24-05-documents': documents,
 };
