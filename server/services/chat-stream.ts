@@ -12,6 +12,7 @@ import { withoutErrorMarkers } from './chat';
 import type { Exchange } from './exchange';
 import { neutraliseForeignMarkers } from './marker-safety';
 import type { ModelCall } from './model-call';
+import type { ReplyContext } from './reply-context';
 import { composeSystemPrompt } from './system-prompt';
 import { makeTitle } from './titles';
 import { replyStopsFor } from './reply-stops';
@@ -30,15 +31,17 @@ export interface ReplyJob {
   call: { ok: true; call: ModelCall } | { ok: false; error: unknown };
   /** Filled in up to the model's first chunk, then logged at debug level (the first-token bench reads it). */
   timings?: SendTimings;
+  /** Text written before and after the model's own (tools markers, citations): see reply-context.ts. */
+  context?: Pick<ReplyContext, 'before' | 'after'>;
 }
 
 /**
  * When each step of a send ended, in ms since the epoch: comparable between processes on one host. In order:
- * start, rateLimit, entitlements, plan (conversation and history read), systemPrompt, tokens (history counted),
+ * start, rateLimit, entitlements, plan (conversation and history read), context (documents, tools), systemPrompt, tokens (history counted),
  * modelCalled; then exchange (the question saved, while the model works) and firstChunk.
  */
 export type SendTimings = Partial<
-  Record<'start' | 'rateLimit' | 'entitlements' | 'plan' | 'systemPrompt' | 'tokens' | 'modelCalled' | 'exchange' | 'firstChunk', number>
+  Record<'start' | 'rateLimit' | 'entitlements' | 'plan' | 'context' | 'systemPrompt' | 'tokens' | 'modelCalled' | 'exchange' | 'firstChunk', number>
 >;
 
 export const moment = () => performance.timeOrigin + performance.now();
@@ -88,6 +91,7 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
     prompt = call.prompt;
     started = call.startedAt;
     let finished = false;
+    if (job.context?.before) emit(`${job.context.before}\n\n`);
     try {
       for (let next = await call.first; !next.done; next = await call.chunks.next()) {
         const chunk = next.value;
@@ -119,6 +123,8 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
       // Stopped early by a bug here: the model's stream (its connection) is closed too.
       if (!finished) call.chunks.return?.().catch(() => undefined);
     }
+    // Citations and the like belong to a reply that ended as the model meant it to.
+    if (finish && !failure && job.context?.after) emit(`${content ? '\n\n' : ''}${job.context.after}`);
     if (finish?.finishReason === 'length') appendMarker('max-tokens', MAX_TOKENS_REACHED);
     if (finish?.finishReason === 'filtered') appendMarker('llm', CONTENT_FILTERED);
   } catch (err) {
@@ -181,8 +187,11 @@ export async function buildPrompt(
   earlier: readonly MessageRecord[],
   question: string,
   timings: SendTimings,
+  /** Further system-prompt parts for this question (retrieved passages, web sources). */
+  context: readonly string[] = [],
 ): Promise<ChatTurn[]> {
-  const system = await composeSystemPrompt(ctx.db, { user, now: new Date() });
+  const base = await composeSystemPrompt(ctx.db, { user, now: new Date() });
+  const system = [base, ...context].join('\n\n');
   timings.systemPrompt = moment();
   const history: ChatTurn[] = [];
   let budget = ctx.config.llm.historyTokens;

@@ -7,6 +7,7 @@ import { buildPrompt, moment, startReply, type ReplyJob, type SendTimings } from
 import { requireFeatures } from './entitlements';
 import { planExchange, saveExchange, type SendMessage } from './exchange';
 import { callModel } from './model-call';
+import { gatherReplyContext } from './reply-context';
 import { enforceRateLimit } from './rate-limit';
 
 export type { SendMessage } from './exchange';
@@ -40,10 +41,12 @@ export async function startSend(ctx: AppContext, user: UserRecord, request: Send
   timings.entitlements = moment();
   const plan = await planExchange(ctx.db, user, request);
   timings.plan = moment();
+  const context = await gatherReplyContext(ctx, user, plan, request);
+  timings.context = moment();
 
   let call: ReplyJob['call'];
   try {
-    const prompt = await buildPrompt(ctx, user, plan.history, request.message, timings);
+    const prompt = await buildPrompt(ctx, user, plan.history, request.message, timings, context.prompt);
     call = { ok: true, call: callModel(ctx, prompt, request.reasoning_effort) };
     timings.modelCalled = moment();
     // The request is on its way once the event loop has turned: the saves below may block it (SQLite is synchronous).
@@ -61,7 +64,7 @@ export async function startSend(ctx: AppContext, user: UserRecord, request: Send
     throw err;
   }
   timings.exchange = moment();
-  const streamId = startReply(ctx, { user, exchange, call, timings });
+  const streamId = startReply(ctx, { user, exchange, call, timings, context });
   return {
     control: {
       conversation_id: exchange.conversation.id,

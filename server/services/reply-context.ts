@@ -1,0 +1,47 @@
+import type { AppContext } from '../context';
+import type { UserRecord } from '../db/repositories/users';
+import type { ExchangePlan, SendMessage } from './exchange';
+
+/**
+ * What a tool or the conversation's documents add to one reply. Gathered before the model is called
+ * (gatherReplyContext), so the model sees it in its prompt and the reader sees where it came from.
+ */
+export interface ReplyContext {
+  /** Extra parts of the system prompt (retrieved passages with their names and places, web sources). */
+  prompt: string[];
+  /** Reply text written before the model's own (e.g. a tools marker naming the pages read). */
+  before: string;
+  /** Reply text written after the model's own, when it finished (e.g. document markers citing the sources). */
+  after: string;
+}
+
+/** One contributor (retrieval, web browsing); returns undefined to add nothing. Must not throw for a user's input. */
+export type ReplyContextSource = (
+  ctx: AppContext,
+  user: UserRecord,
+  plan: ExchangePlan,
+  request: SendMessage,
+) => Promise<Partial<ReplyContext> | undefined>;
+
+export const EMPTY_REPLY_CONTEXT: ReplyContext = { prompt: [], before: '', after: '' };
+
+/** In order; their prompt parts join in this order, their before/after texts too. Filled by issue 9's pieces. */
+const SOURCES: ReplyContextSource[] = [];
+
+/** Every source's part of this reply, joined. Sources run in parallel: each costs its own wait at most once. */
+export async function gatherReplyContext(
+  ctx: AppContext,
+  user: UserRecord,
+  plan: ExchangePlan,
+  request: SendMessage,
+  sources: readonly ReplyContextSource[] = SOURCES,
+): Promise<ReplyContext> {
+  if (sources.length === 0) return EMPTY_REPLY_CONTEXT;
+  const parts = (await Promise.all(sources.map((source) => source(ctx, user, plan, request)))).filter((p) => p !== undefined);
+  const joined = (texts: (string | undefined)[]) => texts.filter((t): t is string => !!t).join('\n\n');
+  return {
+    prompt: parts.flatMap((p) => p.prompt ?? []),
+    before: joined(parts.map((p) => p.before)),
+    after: joined(parts.map((p) => p.after)),
+  };
+}
