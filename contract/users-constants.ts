@@ -18,6 +18,8 @@ export const OWN_ROLE_UNCHANGEABLE = 'You cannot change your own role';
 export const OWN_ACCOUNT_UNDEACTIVATABLE = 'You cannot deactivate your own account';
 export const USER_DEPARTMENT_NOT_FOUND = 'Department not found in this organisation';
 export const USER_UNIT_NOT_IN_DEPARTMENT = 'Unit does not belong to the selected department';
+/** Edit User (administration spec section 5): a department with units needs one of them. */
+export const USER_UNIT_REQUIRED = 'Choose a unit of the selected department';
 export const USER_UNIT_WITHOUT_DEPARTMENT = 'Choose a department before choosing a unit';
 
 /** Administration spec section 8. */

@@ -56,6 +56,8 @@ export interface UserDraft {
   role: EditableRole;
   departmentId: string | null;
   unitId: string | null;
+  /** The chosen department has units, so one of them must be chosen too (administration spec section 5). */
+  unitRequired: boolean;
   /** The signed-in person's own row: the role is not theirs to change. */
   own: boolean;
 }
@@ -91,10 +93,12 @@ export type UsersAdminEvent =
   | { type: 'users.retry' }
   | { type: 'user.switchStatus'; userId: string; status: User['status'] }
   | { type: 'user.resend'; userId: string }
-  | { type: 'user.edit'; user: Pick<User, 'id' | 'email' | 'name' | 'role' | 'department_id' | 'unit_id'> }
+  /** `unitRequired`: the person's department has units (absent: it has none, or they have no department). */
+  | { type: 'user.edit'; user: Pick<User, 'id' | 'email' | 'name' | 'role' | 'department_id' | 'unit_id'>; unitRequired?: boolean }
   | { type: 'field.name'; text: string }
   | { type: 'field.role'; role: EditableRole }
-  | { type: 'field.department'; departmentId: string | null }
+  /** `unitRequired`: the department has units (the view knows the departments; absent: it has none). */
+  | { type: 'field.department'; departmentId: string | null; unitRequired?: boolean }
   | { type: 'field.unit'; unitId: string | null }
   | { type: 'form.submit' }
   | { type: 'form.cancel' }
@@ -148,6 +152,9 @@ export const usersAdminMachine = setup({
       return event.userId !== context.meId;
     },
     hasDepartment: ({ context }) => context.draft?.departmentId != null,
+    /** Update needs a department, and a unit when the department has any. */
+    placementComplete: ({ context }) =>
+      context.draft?.departmentId != null && (!context.draft.unitRequired || context.draft.unitId != null),
     nameIsValid: ({ context }) => userNameError(context.draft?.name ?? '') === null,
     isOwnDraft: ({ context }) => context.draft?.own === true,
   },
@@ -206,6 +213,7 @@ export const usersAdminMachine = setup({
               role: event.user.role === 'admin' ? ('admin' as const) : ('user' as const),
               departmentId: event.user.department_id,
               unitId: event.user.unit_id,
+              unitRequired: event.unitRequired ?? false,
               own: event.user.id === context.meId,
             },
             nameError: null,
@@ -250,6 +258,7 @@ export const usersAdminMachine = setup({
               ...context.draft!,
               departmentId: event.departmentId,
               unitId: event.departmentId === context.draft!.departmentId ? context.draft!.unitId : null,
+              unitRequired: event.departmentId !== null && (event.unitRequired ?? false),
             },
           })),
         },
@@ -257,10 +266,10 @@ export const usersAdminMachine = setup({
           // No unit before a department is chosen (the Unit select is disabled then).
           { guard: 'hasDepartment', actions: assign(({ context, event }) => ({ draft: { ...context.draft!, unitId: event.unitId } })) },
         ],
-        // Update needs a department; the name's rule is checked before any call.
+        // Update needs a department (and its unit, when it has units); the name's rule is checked before any call.
         'form.submit': [
-          { guard: and(['hasDepartment', 'nameIsValid']), target: 'saving' },
-          { guard: 'hasDepartment', actions: assign(({ context }) => ({ nameError: userNameError(context.draft!.name) })) },
+          { guard: and(['placementComplete', 'nameIsValid']), target: 'saving' },
+          { guard: 'placementComplete', actions: assign(({ context }) => ({ nameError: userNameError(context.draft!.name) })) },
         ],
         'form.cancel': { target: 'browsing', actions: assign(closed) },
       },

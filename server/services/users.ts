@@ -9,11 +9,12 @@ import {
   USER_DEPARTMENT_NOT_FOUND,
   USER_NOT_FOUND,
   USER_UNIT_NOT_IN_DEPARTMENT,
+  USER_UNIT_REQUIRED,
   USER_UNIT_WITHOUT_DEPARTMENT,
 } from '../../contract/users-constants';
 import type { Database } from '../db/database';
 import { findClientById } from '../db/repositories/clients';
-import { findDepartmentInClient, findUnitInDepartment } from '../db/repositories/departments';
+import { findDepartmentInClient, findUnitInDepartment, unitNamesOf } from '../db/repositories/departments';
 import { revokeUserRefreshTokens } from '../db/repositories/refresh-tokens';
 import {
   findUserInClient,
@@ -80,7 +81,8 @@ async function ownUser(db: Kysely<Database>, clientId: string, id: string): Prom
 
 /**
  * The department and unit the person will have: a field left out keeps its value, except that a new department
- * clears the unit unless one is given. Both must belong to the organisation, and the unit to the department.
+ * clears the unit unless one is given. Both must belong to the organisation, and the unit to the department; a
+ * department with units needs one of them.
  */
 async function assignment(
   db: Kysely<Database>,
@@ -101,6 +103,10 @@ async function assignment(
   }
   if (unitId !== null && !(await findUnitInDepartment(db, departmentId, unitId))) {
     throw new InvalidError(USER_UNIT_NOT_IN_DEPARTMENT, { unit_id: USER_UNIT_NOT_IN_DEPARTMENT });
+  }
+  // Spec section 5: the unit is required; a department without units has none to give.
+  if (unitId === null && (await unitNamesOf(db, departmentId)).length > 0) {
+    throw new InvalidError(USER_UNIT_REQUIRED, { unit_id: USER_UNIT_REQUIRED });
   }
   return { department_id: departmentId, unit_id: unitId };
 }

@@ -5,12 +5,19 @@ import {
   activationPath,
   adminToken,
   codeOf,
+  deactivateRegistered,
   expireActivation,
   registerPerson,
 } from './helpers/activation';
 import { expectNoAxeViolations } from './helpers/axe';
 
-const uniqueEmail = (label: string) => `${label}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@demo.local`;
+/** Addresses this file registered, deactivated after each test. */
+const registered: string[] = [];
+const uniqueEmail = (label: string) => {
+  const email = `${label}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@demo.local`;
+  registered.push(email);
+  return email;
+};
 const fullName = (page: Page) => page.getByRole('textbox', { name: 'Full Name' });
 const emailAddress = (page: Page) => page.getByRole('textbox', { name: 'Email address' });
 const createUser = (page: Page) => page.getByRole('button', { name: 'Create User' });
@@ -21,6 +28,8 @@ async function expectAccessibleInBothSchemes(page: Page) {
   await expectNoAxeViolations(page);
   await page.emulateMedia({ colorScheme: 'light' });
 }
+
+test.afterEach(({ request }) => deactivateRegistered(request, registered));
 
 test.describe('registering people', () => {
   test('the register form checks its fields before sending, and shows a taken address in a dismissible banner', async ({ page }) => {

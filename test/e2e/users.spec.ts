@@ -141,6 +141,10 @@ test.describe('users', () => {
       await expect(nameBox).toHaveValue(beta.name);
       await dialog.getByRole('button', { name: /Department$/ }).click();
       await page.getByRole('option', { name: dept.name }).click();
+      // The department has units: Update waits for one of them (administration spec section 5).
+      await expect(dialog.getByRole('button', { name: 'Update' })).toBeDisabled();
+      await dialog.getByRole('button', { name: /Unit$/ }).click();
+      await page.getByRole('option', { name: 'North' }).click();
       await expect(dialog.getByRole('button', { name: 'Update' })).toBeEnabled();
       await nameBox.fill('   ');
       await dialog.getByRole('button', { name: 'Update' }).click();

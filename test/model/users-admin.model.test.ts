@@ -103,6 +103,7 @@ function eventsFor(s: Snap): Ev[] {
       { type: 'field.name', text: 'x'.repeat(USER_NAME_MAX_LENGTH + 1) },
       { type: 'field.role', role: 'admin' },
       { type: 'field.department', departmentId: 'd2' },
+      { type: 'field.department', departmentId: 'd3', unitRequired: true },
       { type: 'field.department', departmentId: null },
       { type: 'field.unit', unitId: 'n2' },
       { type: 'form.submit' },
@@ -133,6 +134,9 @@ function eventsFor(s: Snap): Ev[] {
   ] as never[];
 }
 
+/** Update's rule: a department, and a unit when the department has units. */
+const placed = (s: Snap) => s.context.draft!.departmentId !== null && (!s.context.draft!.unitRequired || s.context.draft!.unitId !== null);
+
 function checkStep(s: Snap, e: { type: string } | null) {
   const p = prev;
   const event = e as ({ type: string; error?: unknown } & Record<string, unknown>) | null;
@@ -149,7 +153,7 @@ function checkStep(s: Snap, e: { type: string } | null) {
     expect(s.can({ type: 'user.switchStatus', userId: ME, status: 'active' })).toBe(false);
     expect(s.can({ type: 'user.switchStatus', userId: other.id, status: 'active' })).toBe(true);
   }
-  if (s.matches('editing')) expect(s.can({ type: 'form.submit' })).toBe(s.context.draft!.departmentId !== null);
+  if (s.matches('editing')) expect(s.can({ type: 'form.submit' })).toBe(placed(s));
   if (s.matches('saving') && !p?.matches('saving')) expect(saves.at(-1)).toEqual(saveRequestOf(s.context.draft!));
   if (s.matches('switching') && !p?.matches('switching')) expect(switches.at(-1)).toEqual(s.context.switching);
   if (s.matches('resending') && !p?.matches('resending')) expect(resends.at(-1)).toEqual({ userId: other.id });
@@ -190,6 +194,7 @@ function checkStep(s: Snap, e: { type: string } | null) {
       break;
     case 'field.department':
       expect(s.context.draft!.departmentId).toBe(event.departmentId);
+      expect(s.context.draft!.unitRequired).toBe(event.unitRequired === true);
       // A new department clears the unit.
       if (event.departmentId !== p!.context.draft!.departmentId) expect(s.context.draft!.unitId).toBeNull();
       break;
@@ -198,8 +203,7 @@ function checkStep(s: Snap, e: { type: string } | null) {
       break;
     case 'form.submit':
       if (p!.matches('editing') && s.matches('editing')) {
-        const hasDepartment = p!.context.draft!.departmentId !== null;
-        expect(s.context.nameError).toBe(hasDepartment ? userNameError(p!.context.draft!.name) : p!.context.nameError);
+        expect(s.context.nameError).toBe(placed(p!) ? userNameError(p!.context.draft!.name) : p!.context.nameError);
       }
       break;
     case 'xstate.done.actor.save':
@@ -233,7 +237,7 @@ function checkStep(s: Snap, e: { type: string } | null) {
 
 const draftKey = (s: Snap) => {
   const d = s.context.draft;
-  return d ? [d.own, d.departmentId !== null, d.unitId !== null, d.role, userNameError(d.name)] : null;
+  return d ? [d.own, d.departmentId !== null, d.unitId !== null, d.unitRequired, d.role, userNameError(d.name)] : null;
 };
 
 runModelTest({
@@ -274,6 +278,17 @@ describe('users admin (examples)', () => {
     actor.send({ type: 'field.role', role: 'user' });
     actor.send({ type: 'form.submit' });
     expect(saves.at(-1)).toEqual({ userId: ME, body: { name: 'Demo Admin', department_id: 'd1', unit_id: null } });
+    actor.stop();
+  });
+
+  it('asks for a unit when the chosen department has units, and only then', () => {
+    const actor = createActor(testMachine(), { input: { meId: ME } }).start();
+    actor.send({ type: 'user.edit', user: { ...other, department_id: 'd3', unit_id: null }, unitRequired: true });
+    expect(actor.getSnapshot().can({ type: 'form.submit' })).toBe(false);
+    actor.send({ type: 'field.unit', unitId: 'n3' });
+    expect(actor.getSnapshot().can({ type: 'form.submit' })).toBe(true);
+    actor.send({ type: 'field.department', departmentId: 'd2' });
+    expect(actor.getSnapshot().can({ type: 'form.submit' })).toBe(true);
     actor.stop();
   });
 

@@ -199,8 +199,8 @@ describe(`user administration (${dbKind})`, () => {
       expect(await updated(person.id, { department_id: null })).toMatchObject({ department_id: null, unit_id: null });
       // The person's own next request sees the change.
       const own = bearer((await login(t.app, 'eve@alpha.test')).access_token);
-      await updated(person.id, { name: 'Eve East', department_id: a.department.id, unit_id: null });
-      expect((await call('GET', '/me', own)).json().data).toMatchObject({ name: 'Eve East', department_id: a.department.id, unit_id: null });
+      await updated(person.id, { name: 'Eve East', department_id: a.department.id, unit_id: a.unit.id });
+      expect((await call('GET', '/me', own)).json().data).toMatchObject({ name: 'Eve East', department_id: a.department.id, unit_id: a.unit.id });
     });
 
     it('refuses a unit of another department, and a department or unit of another organisation (400)', async () => {
@@ -214,6 +214,9 @@ describe(`user administration (${dbKind})`, () => {
         [{ department_id: a.department.id, unit_id: b.unit.id }, 'Unit does not belong to the selected department', 'unit_id'],
         [{ department_id: 'no-such-department' }, 'Department not found in this organisation', 'department_id'],
         [{ department_id: null, unit_id: a.unit.id }, 'Choose a department before choosing a unit', 'unit_id'],
+        // A department with units needs one of them (spec section 5: the unit is required).
+        [{ department_id: a.department.id }, 'Choose a unit of the selected department', 'unit_id'],
+        [{ department_id: a.department.id, unit_id: null }, 'Choose a unit of the selected department', 'unit_id'],
         // Without a department, a unit alone is checked against the person's current one (none here).
         [{ unit_id: a.unit.id }, 'Choose a department before choosing a unit', 'unit_id'],
       ];
@@ -256,7 +259,7 @@ describe(`user administration (${dbKind})`, () => {
       refused(await patch(aAdmin.id, { role: 'user' }), 400, 'You cannot change your own role');
       expect((await stored(aAdmin.id)).role).toBe('admin');
       // Sending the role they already have is no change (the Edit User modal always sends it).
-      expect(await updated(aAdmin.id, { name: 'Ada Admin', role: 'admin', department_id: a.department.id })).toMatchObject({
+      expect(await updated(aAdmin.id, { name: 'Ada Admin', role: 'admin', department_id: a.department.id, unit_id: a.unit.id })).toMatchObject({
         role: 'admin',
         department_id: a.department.id,
       });

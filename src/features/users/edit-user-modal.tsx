@@ -15,6 +15,11 @@ const ROLES = [
   { id: 'admin', label: 'Admin' },
 ];
 
+/** Whether the department has units, so that one must be chosen too (what the machine's draft needs to know). */
+export function hasUnits(departments: Department[] | null, departmentId: string | null): boolean {
+  return !!departmentId && !!departments?.find((d) => d.id === departmentId)?.units.length;
+}
+
 /** The Edit User dialog: a thin view of the users-admin machine's `editing` and `saving` states. */
 export function EditUserModal({ admin, departments }: { admin: ActorRefFrom<UsersAdminMachine>; departments: Department[] | null }) {
   const state = useSelector(
@@ -84,7 +89,9 @@ export function EditUserModal({ admin, departments }: { admin: ActorRefFrom<User
             placeholder={departments ? 'Select a department' : 'Loading departments...'}
             items={(departments ?? []).map((d) => ({ id: d.id, label: d.name }))}
             selectedKey={draft.departmentId}
-            onSelectionChange={(departmentId) => admin.send({ type: 'field.department', departmentId })}
+            onSelectionChange={(departmentId) =>
+              admin.send({ type: 'field.department', departmentId, unitRequired: hasUnits(departments, departmentId) })
+            }
             isDisabled={!departments || state.saving}
             isRequired
           />
@@ -95,6 +102,7 @@ export function EditUserModal({ admin, departments }: { admin: ActorRefFrom<User
             selectedKey={draft.unitId}
             onSelectionChange={(unitId) => admin.send({ type: 'field.unit', unitId })}
             isDisabled={!draft.departmentId || state.saving}
+            isRequired={units.length > 0}
           />
         </form>
       )}

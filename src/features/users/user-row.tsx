@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { MailPlus, Pencil } from 'lucide-react';
 import type { ActorRefFrom } from 'xstate';
+import type { Department } from '../../../contract/departments';
 import type { User } from '../../../contract/user';
 import type { UsersAdminMachine } from '../../../machines/users-admin.machine';
 import { shallowEqual } from '../../lib/shallow-equal';
@@ -9,6 +10,7 @@ import { Avatar } from '../../ui/avatar';
 import { cx } from '../../ui/cx';
 import { Spinner } from '../../ui/spinner';
 import { Switch } from '../../ui/switch';
+import { hasUnits } from './edit-user-modal';
 
 const iconButton =
   'flex size-8 cursor-pointer items-center justify-center rounded-md text-gray-700 hover:bg-gray-200 hover:text-gray-900 ' +
@@ -22,7 +24,7 @@ const roleBadge: Record<User['role'], string> = {
 const roleName: Record<User['role'], string> = { superuser: 'Superuser', admin: 'Admin', user: 'User' };
 
 /** One person of the Users table: who they are, role, verification, the status switch and the row's actions. */
-export function UserRow({ user, admin }: { user: User; admin: ActorRefFrom<UsersAdminMachine> }) {
+export function UserRow({ user, admin, departments }: { user: User; admin: ActorRefFrom<UsersAdminMachine>; departments: Department[] | null }) {
   // The machine says what may be done now (one's own row is never switched; one change at a time).
   const { canSwitch, canAct, switching, resending } = useSelector(
     admin,
@@ -94,7 +96,7 @@ export function UserRow({ user, admin }: { user: User; admin: ActorRefFrom<Users
             aria-label={`Edit user ${user.name}`}
             isDisabled={!canAct}
             className={iconButton}
-            onPress={() => admin.send({ type: 'user.edit', user })}
+            onPress={() => admin.send({ type: 'user.edit', user, unitRequired: hasUnits(departments, user.department_id) })}
           >
             <Pencil aria-hidden className="size-4" />
           </AriaButton>

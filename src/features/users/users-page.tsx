@@ -85,7 +85,7 @@ function Users({ meId, role, clientId }: { meId: string; role: User['role']; cli
           </thead>
           <tbody>
             {list.items.map((u) => (
-              <UserRow key={u.id} user={u} admin={admin} />
+              <UserRow key={u.id} user={u} admin={admin} departments={departments} />
             ))}
           </tbody>
         </table>

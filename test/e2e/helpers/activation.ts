@@ -47,6 +47,21 @@ export async function setPersonStatus(request: APIRequestContext, token: string,
   expect(res.ok(), await res.text()).toBe(true);
 }
 
+/**
+ * Deactivates the people a test registered (found by address), so repeated runs (QA against staging) do not use up
+ * the demo organisation's seats: people cannot be deleted, and inactive ones hold no seat.
+ */
+export async function deactivateRegistered(request: APIRequestContext, emails: string[]) {
+  if (emails.length === 0) return;
+  const token = await adminToken(request);
+  for (const email of emails.splice(0)) {
+    const res = await request.get('/api/v1/users/', { headers: { Authorization: `Bearer ${token}` }, params: { search: email } });
+    expect(res.ok(), await res.text()).toBe(true);
+    const found = ((await res.json()) as { data: { users: { id: string; email: string }[] } }).data.users;
+    for (const person of found.filter((u) => u.email === email.toLowerCase())) await setPersonStatus(request, token, person.id, 'inactive');
+  }
+}
+
 export async function activateByApi(request: APIRequestContext, code: string, newPassword: string) {
   const res = await request.post('/api/v1/auth/activate', { data: { activation_code: code, new_password: newPassword } });
   expect(res.ok(), await res.text()).toBe(true);

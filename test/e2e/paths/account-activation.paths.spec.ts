@@ -9,6 +9,7 @@ import {
   codeOf,
   expireActivation,
   forgetActivation,
+  deactivateRegistered,
   registerPerson,
   setPersonStatus,
 } from '../helpers/activation';
@@ -117,8 +118,12 @@ async function perform(page: Page, request: APIRequestContext, person: Person, e
   }
 }
 
+/** Addresses a path registered, deactivated after it (the demo organisation's seats are limited). */
+const registered: string[] = [];
+
 if (isLocalServer) {
   test.describe('account activation paths (generated from machines/account-activation.machine.ts)', () => {
+    test.afterEach(({ request }) => deactivateRegistered(request, registered));
     test.afterAll(() => {
       console.log(formatCoverage('account-activation (e2e paths)', coverageOf(accountActivationMachine, paths as never), paths.length));
     });
@@ -128,6 +133,7 @@ if (isLocalServer) {
         const token = await adminToken(request);
         const email = `activation-path.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@demo.local`;
         const id = await registerPerson(request, token, email);
+        registered.push(email);
         const person: Person = { email, id, token, link: await activationPath(email) };
         // The path starts when the person opens the link from their mail.
         await page.goto(person.link);

@@ -54,8 +54,10 @@ function eventsFor(s: Snap): Step[] {
       return [
         ...(Object.keys(MODEL_NAMES) as NameKind[]).map((kind) => ({ type: 'field.name', text: MODEL_NAMES[kind], kind })),
         { type: 'field.role', role: 'admin' },
-        { type: 'field.department', departmentId: 'd1' },
-        ...(draft?.departmentId ? [{ type: 'field.unit', unitId: 'n2' }, { type: 'form.submit' }] : []),
+        // The test's department has units, so Update waits for one of them.
+        { type: 'field.department', departmentId: 'd1', unitRequired: true },
+        ...(draft?.departmentId ? [{ type: 'field.unit', unitId: 'n2' }] : []),
+        ...(draft?.departmentId && draft.unitId ? [{ type: 'form.submit' }] : []),
         { type: 'form.cancel' },
       ];
     case 'saving':
