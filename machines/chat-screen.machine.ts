@@ -4,12 +4,14 @@ import type { ReasoningEffort } from '../contract/chat';
 import { DEFAULT_CONVERSATION_TITLE } from '../contract/chat-constants';
 import { PROMPT_SAVED_TO_LIBRARY } from '../contract/prompt-library-constants';
 import { chatSendMachine, type ChatSendReported } from './chat-send.machine';
+import { conversationDocumentsMachine, NO_CONVERSATION_SELECTED } from './conversation-documents.machine';
 import { conversationListMachine, type ConversationListReported } from './conversation-list.machine';
 import { notice, type Notice } from './notice';
 import { promptFormMachine } from './prompt-form.machine';
 import { promptLibraryMachine, SAVE_PROMPT_FAILED } from './prompt-library.machine';
 import { shareMachine } from './share.machine';
 import { titlePollInput, titlePollMachine, type TitlePollOutput } from './title-poll.machine';
+import { uploadMachine, type UploadReported } from './upload.machine';
 
 /**
  * The chat screen (spec chat-and-session.md section 2 "Chat screen", 4): the one machine the views talk to.
@@ -18,6 +20,17 @@ import { titlePollInput, titlePollMachine, type TitlePollOutput } from './title-
  * - `send` (chat-send, invoked): the open conversation's messages and the send/stream cycle. The URL says which
  *   conversation is open: `route.changed` opens it (a new chat with null), which also cancels a send in flight.
  * - `list` (conversation-list, invoked): the sidebar's conversations and search results.
+ * - `documents` (conversation-documents, invoked): the open conversation's documents (the 'N Document(s)' header
+ *   button, the Attached Documents modal, Delete Document, downloads). `route.changed` tells it the conversation;
+ *   `refreshDocuments` (`documents.changed`) after a completed exchange (a generated image is a new document) and
+ *   when an upload finished. The views send the modal's events to it directly.
+ * - `upload` (upload, invoked): the input box's attachments (machines/upload.machine.ts): `files.add` and
+ *   `file.delete` are forwarded to it, `route.changed` tells it the conversation (another one cancels an upload in
+ *   flight and empties the list). It reports `attachments.changed` (kept in `attachments`: `message.submit` is
+ *   refused while a batch is attaching, and a submit carries the listed ids as `documentIds`) and
+ *   `documents.changed` (an upload or a delete changed the open conversation's documents -> `refreshDocuments`).
+ *   When chat-send took a message carrying attachments (`documents.sent`), the list lets go of them
+ *   (`attachments.sent`).
  * - `titlePoll` (title poll, spawned): after a conversation's first exchange, until the server has named it.
  *   Leaving that conversation stops it.
  * - `share` (share, spawned): the Share modal of the open conversation, from `share.open` to `share.close`
@@ -57,8 +70,8 @@ export interface ChatScreenInput {
   entitlements: Feature[];
 }
 
-/** Spec section 8, Sharing: Share pressed on the new-chat screen. */
-export const NO_CONVERSATION_SELECTED = 'No conversation selected';
+/** Spec section 8, Sharing (and Documents): Share pressed on the new-chat screen. */
+export { NO_CONVERSATION_SELECTED };
 
 export interface ChatScreenContext {
   conversationId: string | null;
@@ -72,6 +85,8 @@ export interface ChatScreenContext {
   promptsOpen: boolean;
   /** 'Save to Personal Prompt Library' is open (its `savePrompt` child runs). */
   savingPrompt: boolean;
+  /** What the `upload` child last reported: the listed (ready) documents and whether a batch is attaching. */
+  attachments: { documentIds: string[]; attaching: boolean };
 }
 
 /** 'Save to Personal Prompt Library': the message's text, with no tags yet. */
@@ -114,11 +129,15 @@ export type ChatScreenEvent =
   /** Save one of the person's own messages (its text) to the prompt library. */
   | { type: 'prompt.saveOpen'; text: string }
   | { type: 'prompt.saveClose' }
+  /** Files picked, dropped or pasted into the input box; a listed file's delete button. */
+  | { type: 'files.add'; files: File[] }
+  | { type: 'file.delete'; id: string }
   // From the children.
   | { type: 'prompt.pasted'; text: string }
   | DoneActorEvent<unknown, 'savePrompt'>
   | ChatSendReported
   | ConversationListReported
+  | UploadReported
   | { type: 'poll.progress'; value: unknown }
   | DoneActorEvent<TitlePollOutput, 'titlePoll'>;
 
@@ -146,11 +165,13 @@ export const chatScreenMachine = setup({
     input: {} as ChatScreenInput,
     emitted: {} as ChatScreenEmitted,
     tags: {} as 'drawerOpen' | 'panelCollapsed',
-    children: {} as { send: 'send'; list: 'list'; titlePoll: 'titlePoll'; share: 'share'; prompts: 'prompts'; savePrompt: 'savePrompt' },
+    children: {} as { send: 'send'; list: 'list'; documents: 'documents'; upload: 'upload'; titlePoll: 'titlePoll'; share: 'share'; prompts: 'prompts'; savePrompt: 'savePrompt' },
   },
   actors: {
     send: chatSendMachine,
     list: conversationListMachine,
+    documents: conversationDocumentsMachine,
+    upload: uploadMachine,
     titlePoll: titlePollMachine,
     share: shareMachine,
     prompts: promptLibraryMachine,
@@ -169,6 +190,8 @@ export const chatScreenMachine = setup({
     },
     isPromptsOpen: ({ context }) => context.promptsOpen,
     isSavingPrompt: ({ context }) => context.savingPrompt,
+    /** Spec section 4, rule 7: no send while files are attaching. */
+    isAttaching: ({ context }) => context.attachments.attaching,
     isFirstExchange: ({ event }) => {
       assertEvent(event, 'exchange.completed');
       return event.messageCount === 2;
@@ -201,6 +224,8 @@ export const chatScreenMachine = setup({
       }
       enqueue.assign({ conversationId: event.conversationId });
       enqueue.sendTo('send', { type: 'conversation.open', conversationId: event.conversationId });
+      enqueue.sendTo('documents', { type: 'conversation.open', conversationId: event.conversationId });
+      enqueue.sendTo('upload', { type: 'conversation.open', conversationId: event.conversationId });
       enqueue.raise({ type: 'drawer.close' });
     }),
     startTitlePoll: enqueueActions(({ context, event, enqueue }) => {
@@ -247,10 +272,15 @@ export const chatScreenMachine = setup({
     forwardToSend: sendTo('send', ({ context, event }) => {
       assertEvent(event, ['message.submit', 'message.edit', 'message.regenerate', 'messages.refresh', 'messages.loadEarlier', 'reply.stop']);
       // What asks the model for a reply carries the options of the screen.
-      return event.type === 'message.submit' || event.type === 'message.edit' || event.type === 'message.regenerate'
-        ? { ...event, ...context.options }
-        : event;
+      if (event.type === 'message.submit') return { ...event, ...context.options, documentIds: context.attachments.documentIds };
+      return event.type === 'message.edit' || event.type === 'message.regenerate' ? { ...event, ...context.options } : event;
     }),
+    forwardToUpload: sendTo('upload', ({ event }) => {
+      assertEvent(event, ['files.add', 'file.delete']);
+      return event;
+    }),
+    /** The open conversation's documents may have changed (a reply saved a generated image, an upload finished). */
+    refreshDocuments: sendTo('documents', { type: 'documents.changed' }),
     forwardToList: sendTo('list', ({ event }) => {
       assertEvent(event, ['search.change', 'list.loadMore', 'search.loadMore', 'conversation.rename', 'conversation.delete']);
       return event;
@@ -266,20 +296,30 @@ export const chatScreenMachine = setup({
     sharingFor: null,
     promptsOpen: false,
     savingPrompt: false,
+    attachments: { documentIds: [], attaching: false },
   }),
   invoke: [
     { id: 'send', src: 'send', input: ({ context }) => ({ conversationId: context.conversationId }) },
     { id: 'list', src: 'list' },
+    { id: 'documents', src: 'documents', input: ({ context }) => ({ conversationId: context.conversationId }) },
+    { id: 'upload', src: 'upload', input: ({ context }) => ({ conversationId: context.conversationId }) },
   ],
   type: 'parallel',
   on: {
     'route.changed': { actions: 'openRoute' },
-    'message.submit': { actions: 'forwardToSend' },
+    'message.submit': { guard: not('isAttaching'), actions: 'forwardToSend' },
     'message.edit': { actions: 'forwardToSend' },
     'messages.refresh': { actions: 'forwardToSend' },
     'messages.loadEarlier': { actions: 'forwardToSend' },
     'message.regenerate': { actions: 'forwardToSend' },
     'reply.stop': { actions: 'forwardToSend' },
+    'files.add': { actions: 'forwardToUpload' },
+    'file.delete': { actions: 'forwardToUpload' },
+    'attachments.changed': {
+      actions: assign(({ event }) => ({ attachments: { documentIds: event.documentIds, attaching: event.attaching } })),
+    },
+    'documents.changed': { actions: 'refreshDocuments' },
+    'documents.sent': { actions: sendTo('upload', ({ event }) => ({ type: 'attachments.sent' as const, documentIds: event.documentIds })) },
     'option.toggle': { guard: 'isEntitledOption', actions: 'toggleOption' },
     'reasoning.toggle': { guard: 'isEntitledReasoning', actions: 'toggleReasoning' },
     'entitlements.changed': { actions: 'setEntitlements' },
@@ -307,7 +347,10 @@ export const chatScreenMachine = setup({
     },
     // A first exchange's conversation was listed when it was created, and its name comes from the title poll; a
     // later one moves the conversation to the top (most recent activity).
-    'exchange.completed': [{ guard: 'isFirstExchange', actions: 'startTitlePoll' }, { actions: sendTo('list', { type: 'list.refresh' }) }],
+    'exchange.completed': [
+      { guard: 'isFirstExchange', actions: ['startTitlePoll', 'refreshDocuments'] },
+      { actions: [sendTo('list', { type: 'list.refresh' }), 'refreshDocuments'] },
+    ],
     'xstate.done.actor.titlePoll': { actions: ['showPolledTitle', assign({ titlePollFor: null })] },
     'conversation.deleted': {
       guard: 'isOpenConversation',

@@ -120,6 +120,8 @@ export interface SendMessageInput {
   image_generation: boolean;
   reasoning_effort: ReasoningEffort;
   message_id_to_edit: string | null;
+  /** Files attached to this message (the composer's ready documents); only a submit carries them. */
+  document_ids?: string[];
 }
 
 /** The input of `loadMessages`, `loadRecent` and the follow poll's `check`. */
@@ -192,7 +194,8 @@ export type SendMessageStreamEvent =
 export type ChatSendEvent =
   /** Select a conversation (id) or start a new chat (null). Re-opening the current id is ignored (unless its load failed). */
   | { type: 'conversation.open'; conversationId: string | null }
-  | ({ type: 'message.submit'; text: string } & MessageOptions)
+  /** `documentIds`: the composer's ready attachments (the screen adds them). */
+  | ({ type: 'message.submit'; text: string; documentIds?: string[] } & MessageOptions)
   | ({ type: 'message.edit'; messageId: string; text: string } & MessageOptions)
   /** 'Refresh message': reload the recent messages after a network error. */
   | { type: 'messages.refresh' }
@@ -237,13 +240,19 @@ export interface ExchangeCompleted {
   messageCount: number;
 }
 
+/** A message carrying attachments was taken (the composer's list lets go of them). */
+export interface DocumentsSent {
+  type: 'documents.sent';
+  documentIds: string[];
+}
+
 /**
  * Everything chat-send reports (emitted and sent to its parent). The notices: 'Messages refreshed successfully'
  * (success); `Failed to refresh messages. ${detail}` with the server's detail, else 'Failed to fetch recent
  * messages', or 'No messages found in the response' for an empty answer (error); 'Failed to fetch messages'
  * when loading the conversation or its earlier messages failed (error).
  */
-export type ChatSendReported = ConversationCreated | ExchangeCompleted | Notice;
+export type ChatSendReported = ConversationCreated | ExchangeCompleted | DocumentsSent | Notice;
 
 
 /** The text to show for a message: the live text for the pending assistant message, else its content. */
@@ -315,7 +324,7 @@ export function followInput(conversationId: string): PollInput<LoadInput> {
 function startReply(
   context: ChatSendContext,
   messages: ChatMessage[],
-  event: { text: string } & MessageOptions,
+  event: { text: string; documentIds?: string[] } & MessageOptions,
   editId: string | null,
 ): Partial<ChatSendContext> {
   const assistant: ChatMessage = {
@@ -339,6 +348,8 @@ function startReply(
       image_generation: event.imageGeneration,
       reasoning_effort: event.reasoningEffort,
       message_id_to_edit: editId,
+      // Only when there are any: a request without attachments stays as it always was.
+      ...(event.documentIds?.length ? { document_ids: event.documentIds } : {}),
     },
   };
 }
@@ -512,6 +523,12 @@ export const chatSendMachine = setup({
       };
       return startReply(context, [...context.messages, user], event, null);
     }),
+    /** Used where a submit was taken: the attachments it carried are on their way. */
+    reportDocumentsSent: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'message.submit');
+      const documentIds = event.documentIds ?? [];
+      if (documentIds.length) enqueue(report(() => ({ type: 'documents.sent', documentIds }) satisfies DocumentsSent));
+    }),
     /** Like an edit of the last question with its own text. */
     applyRegenerate: assign(({ context, event }) => {
       assertEvent(event, 'message.regenerate');
@@ -657,7 +674,7 @@ export const chatSendMachine = setup({
     },
     idle: {
       on: {
-        'message.submit': { guard: 'hasText', target: 'replying', actions: 'appendExchange' },
+        'message.submit': { guard: 'hasText', target: 'replying', actions: ['appendExchange', 'reportDocumentsSent'] },
         'message.edit': { guard: and(['hasText', 'isEditableUserMessage']), target: 'replying', actions: 'applyEdit' },
         'message.regenerate': { guard: 'canRegenerate', target: 'replying', actions: 'applyRegenerate' },
       },
@@ -706,7 +723,7 @@ export const chatSendMachine = setup({
     networkError: {
       tags: ['error'],
       on: {
-        'message.submit': { guard: 'hasText', target: 'replying', actions: 'appendExchange' },
+        'message.submit': { guard: 'hasText', target: 'replying', actions: ['appendExchange', 'reportDocumentsSent'] },
         'message.edit': { guard: and(['hasText', 'isEditableUserMessage']), target: 'replying', actions: 'applyEdit' },
         'messages.refresh': { guard: 'hasConversation', target: 'refreshing' },
         'message.regenerate': { guard: 'canRegenerate', target: 'replying', actions: 'applyRegenerate' },

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -15,11 +16,13 @@ import { installRequestRules, routerErrorOptions } from './http/router-errors';
 import { registerSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
 import { installContractValidation } from './http/validation';
+import { resumeIngestion } from './ingest/ingest-document';
 import { createChatModel } from './llm/create-model';
 import type { ChatModel } from './llm/types';
 import { authRoutes } from './routes/auth';
 import { chatRoutes } from './routes/chat';
 import { departmentRoutes } from './routes/departments';
+import { documentRoutes } from './routes/documents';
 import { feedbackRoutes } from './routes/feedback';
 import { healthRoutes } from './routes/health';
 import { globalPolicyRoutes } from './routes/global-policy';
@@ -31,6 +34,7 @@ import { ssoRoutes } from './routes/sso';
 import { tipRoutes } from './routes/tips';
 import { userRoutes } from './routes/users';
 import { createBackgroundTasks } from './services/background';
+import { createLocalFileStorage, type FileStorage } from './services/file-storage';
 import { resolveJwtSecret } from './services/jwt-secret';
 import { createMailer, type Mailer } from './services/mailer';
 import { createSqlRateLimitStore, type RateLimitStore } from './services/rate-limit';
@@ -47,6 +51,8 @@ export interface BuildAppOptions {
   llm?: ChatModel;
   /** Default: in memory (one instance). */
   streams?: StreamHub;
+  /** Default: local files under DATA_DIR/files. */
+  files?: FileStorage;
   /** false: silent; an options object: merged with the redaction rules; a logger instance: used as is. */
   logger?: AppLogger;
   /** Sees every route as it is registered (tests compare them with the OpenAPI document). */
@@ -86,6 +92,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     llm: opts.llm ?? createChatModel(config.llm, app.log),
     streams: opts.streams ?? createMemoryStreamHub(),
     closing: closing.signal,
+    files: opts.files ?? createLocalFileStorage(path.join(config.dataDir, 'files')),
   };
   const guards = createAuthGuards(db, ctx.tokens);
 
@@ -112,6 +119,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await departmentRoutes(api, ctx, guards);
       await chatRoutes(api, ctx, guards);
       await shareRoutes(api, ctx, guards);
+      await documentRoutes(api, ctx, guards);
       await promptLibraryRoutes(api, ctx, guards);
       await tipRoutes(api, ctx, guards);
       await feedbackRoutes(api, ctx, guards);
@@ -121,6 +129,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     { prefix: API_PREFIX },
   );
   await registerSpa(app, config.staticDir);
+  // Documents a crash left half-ingested are taken up again (in the background: start-up does not wait).
+  app.addHook('onReady', async () => ctx.background.run('resume ingestion', () => resumeIngestion(ctx)));
 
   // Streams being written are in-flight requests, which close() waits for before onClose: the grace period
   // starts earlier, in preClose, so a reply stuck on a silent provider cannot hold the shutdown.

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_UPLOAD_MAX_MB } from '../contract/documents-constants';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -57,6 +58,35 @@ const envSchema = z.object({
   LLM_HISTORY_TOKENS: positiveInt(8_000),
   LLM_PRICES: z.string().optional(),
   OFFLINE_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(25),
+  /** Largest upload accepted (MB); larger files are answered 413 and never stored. */
+  UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(1024).default(DEFAULT_UPLOAD_MAX_MB),
+
+  // Web browsing (server/tools/web-search.ts): no SEARCH_PROVIDER, and a browsing request says it is not configured.
+  SEARCH_PROVIDER: z.enum(['searxng', 'tavily', 'brave'], { error: 'must be searxng, tavily or brave' }).optional(),
+  SEARCH_URL: z.url({ error: 'must be an absolute URL such as https://search.example.com' }).optional(),
+  SEARCH_API_KEY: z.string().optional(),
+  /** host:port pairs the SSRF guard lets through although private (server/tools/safe-fetch.ts); empty by default. */
+  WEB_FETCH_ALLOW_HOSTS: z
+    .string()
+    .refine((v) => v.split(',').every((entry) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/i.test(entry.trim())), {
+      error: 'must be a comma-separated list of host:port pairs such as intranet.example.com:443',
+    })
+    .optional(),
+  // Image generation (server/tools/image-generation.ts): no IMAGES_MODEL, and a labelled demo image is made locally.
+  IMAGES_MODEL: z.string().max(200).optional(),
+  IMAGES_BASE_URL: z.url({ error: 'must be an absolute URL such as https://api.openai.com/v1' }).optional(),
+  IMAGES_API_KEY: z.string().optional(),
+  IMAGES_SIZE: z.string().regex(/^(\d{2,5}x\d{2,5}|auto)$/, 'must be WIDTHxHEIGHT such as 1024x1024, or auto').default('1024x1024'),
+  // Documents (server/ingest): no EMBEDDINGS_MODEL, and retrieval is full-text only; no TRANSCRIPTION_MODEL, and
+  // audio is kept with a note that it was not transcribed.
+  EMBEDDINGS_MODEL: z.string().max(200).optional(),
+  EMBEDDINGS_BASE_URL: z.url({ error: 'must be an absolute URL such as https://api.openai.com/v1' }).optional(),
+  EMBEDDINGS_API_KEY: z.string().optional(),
+  TRANSCRIPTION_MODEL: z.string().max(200).optional(),
+  TRANSCRIPTION_BASE_URL: z.url({ error: 'must be an absolute URL such as https://api.openai.com/v1' }).optional(),
+  TRANSCRIPTION_API_KEY: z.string().optional(),
+  /** auto: models known by name to take images (gpt-4o, gpt-4.1, gpt-5, o1/o3/o4, claude, gemini, llava) get them. */
+  LLM_VISION: z.enum(['auto', 'true', 'false']).default('auto'),
 });
 
 /** USD per one million tokens. */
@@ -80,6 +110,8 @@ export interface LlmConfig {
   firstTokenTimeoutMs: number;
   maxTokens: number | undefined;
   reasoning: 'auto' | 'always' | 'never';
+  /** Whether the conversation's images go to the model with the question (LLM_VISION; auto: by model name). */
+  vision: 'auto' | 'always' | 'never';
   historyTokens: number;
   /** LLM_PRICES, on top of the built-in table in server/llm/prices.ts. */
   prices: Record<string, ModelPrice>;
@@ -129,6 +161,10 @@ export interface Config {
     messagesPerUser: RateLimitRule;
   };
   llm: LlmConfig;
+  tools: ToolsConfig;
+  documents: DocumentsConfig;
+  /** UPLOAD_MAX_MB: the largest document or image a person may upload, in MB (1024 * 1024 bytes). */
+  uploadMaxMb: number;
 }
 
 export class ConfigError extends Error {
@@ -175,6 +211,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       messagesPerUser: { limit: e.MESSAGE_RATE_LIMIT_PER_USER, windowMs: MINUTE },
     },
     llm,
+    tools: parseTools(e, llm),
+    documents: parseDocuments(e, llm),
+    uploadMaxMb: e.UPLOAD_MAX_MB,
   };
 }
 
@@ -215,6 +254,7 @@ function parseLlm(e: Env): LlmConfig {
     historyTokens: e.LLM_HISTORY_TOKENS,
     prices,
     offlineTokenDelayMs: e.OFFLINE_TOKEN_DELAY_MS,
+    vision: ({ auto: 'auto', true: 'always', false: 'never' } as const)[e.LLM_VISION],
   };
 }
 
@@ -232,6 +272,96 @@ function parsePrices(value: string | undefined, problems: string[]): Record<stri
   const issue = parsed.error.issues[0];
   problems.push(`  LLM_PRICES: ${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message} (expected {"model": {"prompt": USD, "completion": USD}} per 1M tokens)`);
   return {};
+}
+
+export interface SearchConfig {
+  provider: 'searxng' | 'tavily' | 'brave';
+  /** The instance (SearXNG) or the endpoint (Tavily, Brave: their public API unless SEARCH_URL overrides it). */
+  url: string | undefined;
+  /** A secret: never log it or show it. */
+  apiKey: string | undefined;
+}
+
+export interface ImagesConfig {
+  /** Undefined: the OpenAI API. */
+  baseUrl: string | undefined;
+  /** A secret: never log it or show it. */
+  apiKey: string | undefined;
+  model: string;
+  size: string;
+}
+
+export interface ToolsConfig {
+  /** Undefined: web browsing is not configured (a browsing request says so and is answered without the web). */
+  search: SearchConfig | undefined;
+  /** host:port pairs the SSRF guard lets through although their address is private (tests, a chosen intranet host). */
+  webFetchAllowHosts: string[];
+  /** Undefined: image requests get a locally drawn, labelled demo image. */
+  images: ImagesConfig | undefined;
+}
+
+function parseTools(e: Env, llm: LlmConfig): ToolsConfig {
+  const problems: string[] = [];
+  if (!e.SEARCH_PROVIDER) {
+    for (const key of ['SEARCH_URL', 'SEARCH_API_KEY'] as const) {
+      if (e[key]) problems.push(`  ${key}: needs SEARCH_PROVIDER (searxng, tavily or brave)`);
+    }
+  } else if (e.SEARCH_PROVIDER === 'searxng' && !e.SEARCH_URL) {
+    problems.push('  SEARCH_URL: required for SearXNG (the instance, such as https://search.example.com)');
+  } else if (e.SEARCH_PROVIDER !== 'searxng' && !e.SEARCH_API_KEY) {
+    problems.push(`  SEARCH_API_KEY: required for ${e.SEARCH_PROVIDER === 'tavily' ? 'Tavily' : 'Brave Search'}`);
+  }
+  if (!e.IMAGES_MODEL) {
+    for (const key of ['IMAGES_BASE_URL', 'IMAGES_API_KEY'] as const) {
+      if (e[key]) problems.push(`  ${key}: needs IMAGES_MODEL (the image model to use)`);
+    }
+  }
+  // Without its own URL the image model sits at the chat model's endpoint and shares its key; with its own URL it
+  // never receives the chat model's key (that would hand a secret to another host).
+  const imagesBaseUrl = e.IMAGES_BASE_URL ?? llm.primary?.baseUrl;
+  const imagesApiKey = e.IMAGES_BASE_URL ? e.IMAGES_API_KEY : (e.IMAGES_API_KEY ?? llm.primary?.apiKey);
+  if (e.IMAGES_MODEL && !imagesBaseUrl && !imagesApiKey) {
+    problems.push('  IMAGES_API_KEY: required for the OpenAI API (or set IMAGES_BASE_URL to a server that needs no key)');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return {
+    search: e.SEARCH_PROVIDER ? { provider: e.SEARCH_PROVIDER, url: e.SEARCH_URL, apiKey: e.SEARCH_API_KEY } : undefined,
+    webFetchAllowHosts: (e.WEB_FETCH_ALLOW_HOSTS ?? '')
+      .split(',')
+      .map((entry) => entry.trim().toLowerCase())
+      .filter(Boolean),
+    images: e.IMAGES_MODEL ? { baseUrl: imagesBaseUrl, apiKey: imagesApiKey, model: e.IMAGES_MODEL, size: e.IMAGES_SIZE } : undefined,
+  };
+}
+
+export interface DocumentsConfig {
+  /** Undefined: no vectors; retrieval is full-text search alone. */
+  embeddings: LlmEndpoint | undefined;
+  /** Undefined: audio is kept with a note that it was not transcribed. */
+  transcription: LlmEndpoint | undefined;
+}
+
+function parseDocuments(e: Env, llm: LlmConfig): DocumentsConfig {
+  const problems: string[] = [];
+  const endpoint = (prefix: 'EMBEDDINGS' | 'TRANSCRIPTION'): LlmEndpoint | undefined => {
+    const model = e[`${prefix}_MODEL`];
+    const ownUrl = e[`${prefix}_BASE_URL`];
+    const ownKey = e[`${prefix}_API_KEY`];
+    if (!model) {
+      if (ownUrl) problems.push(`  ${prefix}_BASE_URL: needs ${prefix}_MODEL`);
+      if (ownKey) problems.push(`  ${prefix}_API_KEY: needs ${prefix}_MODEL`);
+      return undefined;
+    }
+    // As for images: without its own URL the model sits at the chat model's endpoint and shares its key; with its
+    // own URL it never receives the chat model's key.
+    const baseUrl = ownUrl ?? llm.primary?.baseUrl;
+    const apiKey = ownUrl ? ownKey : (ownKey ?? llm.primary?.apiKey);
+    if (!baseUrl && !apiKey) problems.push(`  ${prefix}_API_KEY: required for the OpenAI API (or set ${prefix}_BASE_URL to a server that needs no key)`);
+    return { baseUrl, apiKey, model };
+  };
+  const documents = { embeddings: endpoint('EMBEDDINGS'), transcription: endpoint('TRANSCRIPTION') };
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return documents;
 }
 
 // What proxy-addr (Fastify's trustProxy) accepts in a list: addresses, CIDR ranges, and its named ranges.

@@ -4,6 +4,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import type { ChatModel } from './llm/types';
 import type { BackgroundTasks } from './services/background';
+import type { FileStorage } from './services/file-storage';
 import type { Mailer } from './services/mailer';
 import type { RateLimitStore } from './services/rate-limit';
 import type { StreamHub } from './services/stream-hub';
@@ -25,4 +26,6 @@ export interface AppContext {
   streams: StreamHub;
   /** Aborted when the app closes and the grace period for unfinished replies is over. */
   closing: AbortSignal;
+  /** Uploaded and generated files (DATA_DIR/files by default); rows in `documents` hold their storage keys. */
+  files: FileStorage;
 }

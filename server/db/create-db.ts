@@ -2,6 +2,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import * as sqliteVec from 'sqlite-vec';
 import type { Config } from '../config';
 import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import type { Database } from './database';
@@ -30,6 +31,8 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'sqlitePath'>, opt
   sqlite.pragma('synchronous = NORMAL');
   // Checkpoints happen in a worker thread, not inside the app's commits (see sqlite-checkpointer.ts).
   sqlite.pragma('wal_autocheckpoint = 0');
+  // sqlite-vec's functions (vec_distance_cosine) for the documents' vectors: retrieval ranks chunks with them.
+  sqliteVec.load(sqlite);
   const checkpointer = startCheckpointer(config.sqlitePath);
   const database = withStatementCache(sqlite);
   return new Kysely<Database>({

@@ -8,8 +8,10 @@ import {
   InvalidError,
   NotFoundError,
   RateLimitedError,
+  TooLargeError,
   UnauthenticatedError,
   UnavailableError,
+  UnsupportedTypeError,
 } from '../services/errors';
 
 export function errorBody(detail: string, extra: { fields?: Record<string, string>; code?: string } = {}): ErrorEnvelope {
@@ -32,6 +34,8 @@ const STATUS_OF: ReadonlyArray<[new (...args: never[]) => DomainError, number]> 
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
+  [TooLargeError, 413],
+  [UnsupportedTypeError, 415],
   [RateLimitedError, 429],
   [UnavailableError, 503],
 ];

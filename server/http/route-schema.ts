@@ -7,6 +7,8 @@ const ERROR_MEANINGS = {
   403: 'Signed in, but not allowed (role, account state, or a feature outside the package).',
   404: 'Not found (or not yours, which looks the same).',
   409: 'Clashes with the current state.',
+  413: 'Too large: `detail` names the limit.',
+  415: 'Not an accepted type, or the content does not match the name: `detail` says which.',
   429: 'Too many attempts: try again after `Retry-After` seconds.',
   503: 'A service this depends on (the database) does not answer.',
 } as const;

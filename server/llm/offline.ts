@@ -1,15 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readPassages, type PromptPassage } from '../services/retrieval-prompt';
 import type { ChatChunk, ChatModel, ChatRequest, ModelSource } from './types';
 
 export const OFFLINE_SOURCE: ModelSource = { provider: 'offline', model: 'tanya-offline-demo' };
 
 const QUOTE_MAX_CHARS = 200;
+/** Passages quoted from the documents (the top ones), and how much of each. */
+const PASSAGES_QUOTED = 3;
+const PASSAGE_QUOTE_MAX_CHARS = 300;
 
 /**
  * The reply of the offline demo responder to `question`: deterministic, clearly labelled, and showing the
- * markdown the chat renders (a list, a code block), so a fresh install and the tests run end to end.
+ * markdown the chat renders (a list, a code block), so a fresh install and the tests run end to end. With
+ * passages retrieved from the conversation's documents it quotes the top ones and cites them as a model would
+ * ([1], [2]), so retrieval is visible without a model.
  */
-export function offlineReply(question: string): string {
+export function offlineReply(question: string, passages: readonly PromptPassage[] = []): string {
+  const quoted = passages.slice(0, PASSAGES_QUOTED).flatMap((p) => [`> ${quote(p.text, PASSAGE_QUOTE_MAX_CHARS)} [${p.n}]`, '']);
   return [
     "**This is Tanya's offline demo responder.** No AI model is configured on this server, so this is not a real answer.",
     '',
@@ -17,6 +24,7 @@ export function offlineReply(question: string): string {
     '',
     `> ${quote(question)}`,
     '',
+    ...(quoted.length > 0 ? ['The attached documents hold these passages about it:', '', ...quoted] : []),
     'Once a model is connected, answers stream in here and can contain:',
     '',
     '- lists like this one,',
@@ -37,9 +45,9 @@ export function offlineReply(question: string): string {
  * One line, shortened, with markdown and directive syntax escaped: the question is the user's text and must
  * not turn into markers (`::image{...}`) or structure inside the assistant's markdown.
  */
-function quote(question: string): string {
+function quote(question: string, maxChars = QUOTE_MAX_CHARS): string {
   const line = question.replace(/\s+/g, ' ').trim();
-  const short = line.length > QUOTE_MAX_CHARS ? `${line.slice(0, QUOTE_MAX_CHARS - 1).trimEnd()}…` : line;
+  const short = line.length > maxChars ? `${line.slice(0, maxChars - 1).trimEnd()}…` : line;
   return short.replace(/[\\`*_{}[\]()#+\-.!:<>|~]/g, (c) => `\\${c}`);
 }
 
@@ -54,8 +62,9 @@ export function createOfflineModel(opts: OfflineModelOptions): ChatModel {
     offline: true,
     async *stream(request: ChatRequest): AsyncGenerator<ChatChunk> {
       const question = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+      const system = request.messages.find((m) => m.role === 'system')?.content ?? '';
       // Each piece is a word with the whitespace after it, so the pieces join back to the exact reply.
-      const words = offlineReply(question).split(/(?<=\s)(?=\S)/);
+      const words = offlineReply(question, readPassages(system)).split(/(?<=\s)(?=\S)/);
       for (const [i, text] of words.entries()) {
         // No signal passed to the pause: every reply listens to the app's one closing signal, and adding and
         // removing a listener on it per word costs time in proportion to the replies in progress. A closing

@@ -131,7 +131,7 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
       },
     },
     async (request) => {
-      await deleteConversation(ctx.db, currentUser(request).id, request.params.id);
+      await deleteConversation(ctx, currentUser(request).id, request.params.id);
       return ok({ message: CONVERSATION_DELETED }, CONVERSATION_DELETED);
     },
   );

@@ -9,6 +9,7 @@ import {
   type ConversationMessages,
 } from '../../contract/chat';
 import { RECENT_MESSAGES_LIMIT, SEARCH_MIN_CHARS } from '../../contract/chat-constants';
+import type { AppContext } from '../context';
 import type { Database } from '../db/database';
 import {
   deleteOwnConversation,
@@ -18,8 +19,10 @@ import {
   searchOwnConversations,
   type ConversationRecord,
 } from '../db/repositories/conversations';
+import { conversationStorageKeys } from '../db/repositories/documents';
 import { readMessagePage } from '../db/repositories/message-pages';
 import type { MessageRecord } from '../db/repositories/messages';
+import { removeStoredFiles } from './documents-files';
 import { NotFoundError } from './errors';
 import { neutraliseForeignMarkers } from './marker-safety';
 
@@ -157,9 +160,18 @@ export async function renameConversation(db: Kysely<Database>, userId: string, i
   return toConversation(renamed);
 }
 
-/** Messages go with it (foreign key cascade); the usage ledger keeps its rows. */
-export async function deleteConversation(db: Kysely<Database>, userId: string, id: string): Promise<void> {
-  if (!(await deleteOwnConversation(db, userId, id))) throw new NotFoundError(CONVERSATION_NOT_FOUND);
+/**
+ * Messages and documents (with their passages) go with it (foreign key cascade); the usage ledger keeps its rows.
+ * The documents' stored files are removed after their rows, so no row ever points at a missing file.
+ */
+export async function deleteConversation(
+  ctx: Pick<AppContext, 'db' | 'files' | 'log'>,
+  userId: string,
+  id: string,
+): Promise<void> {
+  const storageKeys = await conversationStorageKeys(ctx.db, userId, id);
+  if (!(await deleteOwnConversation(ctx.db, userId, id))) throw new NotFoundError(CONVERSATION_NOT_FOUND);
+  await removeStoredFiles(ctx, storageKeys);
 }
 
 const MAX_TERMS = 8;

@@ -47,6 +47,12 @@ export class InvalidError extends DomainError {
   }
 }
 
+/** The upload is larger than allowed (or unpacks to more than allowed). */
+export class TooLargeError extends DomainError {}
+
+/** The upload is not of an accepted type, or its content does not match its name. */
+export class UnsupportedTypeError extends DomainError {}
+
 /** Too many attempts; try again after `retryAfterSeconds`. */
 export class RateLimitedError extends DomainError {
   constructor(

@@ -12,6 +12,7 @@ import {
   touchConversation,
   type ConversationRecord,
 } from '../db/repositories/conversations';
+import { attachDocumentsToConversation } from '../db/repositories/documents';
 import {
   deleteMessagesAfter,
   findOwnUserMessage,
@@ -95,6 +96,8 @@ export async function saveExchange(ctx: AppContext, user: UserRecord, request: S
         answering_until: lease.until,
         answering_owner: lease.owner,
       });
+      // Files attached on the new-chat screen join the conversation; ids not the user's, or attached already, are passed over.
+      await attachDocumentsToConversation(trx, user.id, request.document_ids, created.id);
       const userMessage = await insertUserMessage(trx, created.id, user.id, request.message);
       return { conversation: created, userMessage, reply: await insertReply(trx, created.id, user.id), lease: lease.owner };
     });

@@ -50,8 +50,10 @@ export function createLocalFileStorage(dir: string): FileStorage {
     },
     read: (key) => fs.promises.readFile(pathOf(key)),
     async open(key) {
-      const handle = await fs.promises.open(pathOf(key), 'r');
-      return handle.createReadStream();
+      const file = pathOf(key);
+      // Fails here (ENOENT) rather than on the first read, so a missing file is a 404, not a broken download.
+      await fs.promises.access(file, fs.constants.R_OK);
+      return fs.createReadStream(file);
     },
     async remove(key) {
       await fs.promises.rm(pathOf(key), { force: true });

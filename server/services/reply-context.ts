@@ -1,6 +1,8 @@
 import type { AppContext } from '../context';
 import type { UserRecord } from '../db/repositories/users';
+import { webBrowsingSource } from '../tools/web-browsing';
 import type { ExchangePlan, SendMessage } from './exchange';
+import { retrievalSource } from './retrieval';
 
 /**
  * What a tool or the conversation's documents add to one reply. Gathered before the model is called
@@ -26,7 +28,8 @@ export type ReplyContextSource = (
 export const EMPTY_REPLY_CONTEXT: ReplyContext = { prompt: [], before: '', after: '' };
 
 /** In order; their prompt parts join in this order, their before/after texts too. Filled by issue 9's pieces. */
-const SOURCES: ReplyContextSource[] = [];
+// The documents' passages first: the offline demo responder reads the first documents block of the prompt.
+const SOURCES: ReplyContextSource[] = [retrievalSource, webBrowsingSource];
 
 /** Every source's part of this reply, joined. Sources run in parallel: each costs its own wait at most once. */
 export async function gatherReplyContext(

@@ -3,11 +3,12 @@ import type { StreamControl } from '../../contract/chat';
 import type { Feature } from '../../contract/features';
 import type { AppContext } from '../context';
 import type { UserRecord } from '../db/repositories/users';
+import { callImageModel, type ImageCall } from '../tools/image-generation';
 import { buildPrompt, moment, startReply, type ReplyJob, type SendTimings } from './chat-stream';
 import { requireFeatures } from './entitlements';
 import { planExchange, saveExchange, type SendMessage } from './exchange';
 import { callModel } from './model-call';
-import { gatherReplyContext } from './reply-context';
+import { EMPTY_REPLY_CONTEXT, gatherReplyContext } from './reply-context';
 import { enforceRateLimit } from './rate-limit';
 
 export type { SendMessage } from './exchange';
@@ -41,13 +42,20 @@ export async function startSend(ctx: AppContext, user: UserRecord, request: Send
   timings.entitlements = moment();
   const plan = await planExchange(ctx.db, user, request);
   timings.plan = moment();
-  const context = await gatherReplyContext(ctx, user, plan, request);
+  // An image request's reply is the image: no passages or pages go with it, nothing is written around it.
+  const context = request.image_generation ? EMPTY_REPLY_CONTEXT : await gatherReplyContext(ctx, user, plan, request);
   timings.context = moment();
 
   let call: ReplyJob['call'];
+  let image: ImageCall | undefined;
   try {
-    const prompt = await buildPrompt(ctx, user, plan.history, request.message, timings, context.prompt);
-    call = { ok: true, call: callModel(ctx, prompt, request.reasoning_effort) };
+    if (request.image_generation) {
+      image = callImageModel(ctx, user, request.message);
+      call = { ok: true, call: image };
+    } else {
+      const prompt = await buildPrompt(ctx, user, plan.history, request.message, timings, context.prompt);
+      call = { ok: true, call: callModel(ctx, prompt, request.reasoning_effort) };
+    }
     timings.modelCalled = moment();
     // The request is on its way once the event loop has turned: the saves below may block it (SQLite is synchronous).
     await yieldToLoop();
@@ -64,6 +72,8 @@ export async function startSend(ctx: AppContext, user: UserRecord, request: Send
     throw err;
   }
   timings.exchange = moment();
+  // A new chat's conversation exists only now: the image is stored as its file once it is generated.
+  image?.storeIn(exchange.conversation.id);
   const streamId = startReply(ctx, { user, exchange, call, timings, context });
   return {
     control: {

@@ -109,14 +109,16 @@ export function createApiClient(options: ApiClientOptions) {
     const token = ro.bearer ?? options.getToken();
     const headers: Record<string, string> = { 'Cache-Control': 'no-store', Accept: ro.raw ? '*/*' : 'application/json' };
     if (token) headers.Authorization = `Bearer ${token}`;
-    if (ro.body !== undefined) headers['Content-Type'] = 'application/json';
+    // A multipart form (an upload) goes as it is: the browser writes its Content-Type with the boundary.
+    const isForm = typeof FormData !== 'undefined' && ro.body instanceof FormData;
+    if (ro.body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
     try {
       let response: Response;
       try {
         response = await fetch(urlOf(options.baseURL, path, { ...ro.query, t: Date.now() }), {
           method,
           headers,
-          body: ro.body === undefined ? undefined : JSON.stringify(ro.body),
+          body: ro.body === undefined ? undefined : isForm ? (ro.body as FormData) : JSON.stringify(ro.body),
           signal: controller.signal,
         });
       } catch (error) {

@@ -20,8 +20,9 @@ const premium: Feature[] = ['browsing', 'image_generation', 'reasoning'];
 const basic: Feature[] = ['browsing', 'reasoning'];
 
 /** What each fake child was told; the title polls started (input) and stopped. */
-let told: { send: EventObject[]; list: EventObject[] } = { send: [], list: [] };
+let told: { send: EventObject[]; list: EventObject[]; documents: EventObject[]; upload: EventObject[] } = { send: [], list: [], documents: [], upload: [] };
 let sendInputs: unknown[] = [];
+let documentsInputs: unknown[] = [];
 let polls: Array<{ input: unknown; stopped: boolean }> = [];
 /** The Share modals' children started (input) and stopped. */
 let shares: Array<{ input: unknown; stopped: boolean }> = [];
@@ -29,12 +30,13 @@ let shares: Array<{ input: unknown; stopped: boolean }> = [];
 let libraries: Array<{ input: unknown; stopped: boolean }> = [];
 let saveForms: Array<{ input: unknown; stopped: boolean }> = [];
 let emitted: ChatScreenEmitted[] = [];
-let seen = { send: 0, list: 0, emitted: 0, polls: 0, libraries: 0 };
+let seen = { send: 0, list: 0, documents: 0, upload: 0, emitted: 0, polls: 0, libraries: 0 };
 let prev: Snap | null = null;
 
-const recorder = (name: 'send' | 'list') =>
+const recorder = (name: 'send' | 'list' | 'documents' | 'upload') =>
   fromCallback<EventObject, unknown>(({ receive, input }) => {
     if (name === 'send') sendInputs.push(input);
+    if (name === 'documents') documentsInputs.push(input);
     receive((event) => told[name].push(event));
   });
 
@@ -53,6 +55,8 @@ const testMachine = () =>
     actors: {
       send: recorder('send') as never,
       list: recorder('list') as never,
+      documents: recorder('documents') as never,
+      upload: recorder('upload') as never,
       titlePoll: fromCallback<EventObject, unknown>(({ input }) => {
         const poll = { input, stopped: false };
         polls.push(poll);
@@ -107,8 +111,23 @@ function eventsFor(s: Snap): Ev[] {
   if (savingPrompt) {
     promptEvents.push({ type: 'prompt.saveClose' }, { type: 'xstate.done.actor.savePrompt', output: { id: 'p1' }, actorId: 'savePrompt' } as never);
   }
+  // While files attach, only what that changes is tried: a submit (refused) and the attaching ending.
+  if (s.context.attachments.attaching) {
+    return [events.find((e) => e.type === 'message.submit')!, { type: 'attachments.changed', documentIds: ['d1'], attaching: false }];
+  }
   if (promptsOpen || savingPrompt) return [...promptEvents, { type: 'route.changed', conversationId: 'c2' }, events.find((e) => e.type === 'notice.show')!];
   events.push(...promptEvents);
+  // The upload child's traffic, from a plain screen (the rest of the screen does not read it).
+  if (plain) {
+    const { attaching } = s.context.attachments;
+    events.push(
+      { type: 'files.add', files: [new File(['Quarterly figures'], 'report.txt', { type: 'text/plain' })] },
+      { type: 'file.delete', id: 'd1' },
+      { type: 'attachments.changed', documentIds: attaching ? ['d1'] : [], attaching: !attaching },
+      { type: 'documents.changed' },
+      { type: 'documents.sent', documentIds: ['d1'] },
+    );
+  }
   if (s.matches({ drawer: 'closed' })) events.push({ type: 'drawer.open' });
   else events.push({ type: 'drawer.close' });
   if (s.matches({ panel: 'expanded' })) events.push({ type: 'panel.collapse' });
@@ -125,6 +144,7 @@ const key = (s: Snap) =>
     s.context.sharingFor,
     s.context.promptsOpen,
     s.context.savingPrompt,
+    s.context.attachments.attaching,
   ]);
 
 function checkStep(s: Snap, e: { type: string } | null) {
@@ -133,11 +153,13 @@ function checkStep(s: Snap, e: { type: string } | null) {
   const fresh = {
     send: told.send.slice(seen.send),
     list: told.list.slice(seen.list),
+    documents: told.documents.slice(seen.documents),
+    upload: told.upload.slice(seen.upload),
     emitted: emitted.slice(seen.emitted),
     polls: polls.slice(seen.polls),
     libraries: libraries.slice(seen.libraries),
   };
-  seen = { send: told.send.length, list: told.list.length, emitted: emitted.length, polls: polls.length, libraries: libraries.length };
+  seen = { send: told.send.length, list: told.list.length, documents: told.documents.length, upload: told.upload.length, emitted: emitted.length, polls: polls.length, libraries: libraries.length };
   const { options, entitlements } = s.context;
 
   // Invariants: tags mirror the regions; options exclude each other and stay within the package.
@@ -148,6 +170,8 @@ function checkStep(s: Snap, e: { type: string } | null) {
   if (!entitlements.includes('reasoning')) expect(options.reasoningEffort).toBe('low');
   // The send child started once, with the conversation of the URL at start.
   expect(sendInputs).toHaveLength(1);
+  // So did the documents child; it hears of every conversation the URL opens.
+  expect(documentsInputs).toEqual(sendInputs);
   // At most one title poll runs, for the conversation named in context.
   const running = polls.filter((x) => !x.stopped);
   expect(running.length).toBe(s.context.titlePollFor === null ? running.length : 1);
@@ -176,6 +200,9 @@ function checkStep(s: Snap, e: { type: string } | null) {
   switch (event.type) {
     case 'route.changed':
       expect(fresh.send).toEqual([{ type: 'conversation.open', conversationId: event.conversationId }]);
+      expect(fresh.documents).toEqual([{ type: 'conversation.open', conversationId: event.conversationId }]);
+      // The upload child hears of it too (another conversation cancels its upload and empties its list).
+      expect(fresh.upload).toEqual([{ type: 'conversation.open', conversationId: event.conversationId }]);
       // Another conversation closes the Share modal; the same one keeps it.
       expect(s.context.sharingFor).toBe(p.context.sharingFor === event.conversationId ? p.context.sharingFor : null);
       expect(s.matches({ drawer: 'closed' })).toBe(true);
@@ -187,9 +214,31 @@ function checkStep(s: Snap, e: { type: string } | null) {
       } else {
         expect(s.context.titlePollFor).toBe(p.context.titlePollFor);
       }
-      nothingElse(['send']);
+      nothingElse(['send', 'documents', 'upload']);
       break;
     case 'message.submit':
+      // Refused while files attach (spec section 4, rule 7); else the options and the listed files travel with it.
+      expect(s.can(event)).toBe(!p.context.attachments.attaching);
+      expect(fresh.send).toEqual(p.context.attachments.attaching ? [] : [{ ...event, ...p.context.options, documentIds: p.context.attachments.documentIds }]);
+      nothingElse(['send']);
+      break;
+    case 'files.add':
+    case 'file.delete':
+      expect(fresh.upload).toEqual([event]);
+      nothingElse(['upload']);
+      break;
+    case 'attachments.changed':
+      expect(s.context.attachments).toEqual({ documentIds: event.documentIds, attaching: event.attaching });
+      nothingElse([]);
+      break;
+    case 'documents.changed':
+      expect(fresh.documents).toEqual([{ type: 'documents.changed' }]);
+      nothingElse(['documents']);
+      break;
+    case 'documents.sent':
+      expect(fresh.upload).toEqual([{ type: 'attachments.sent', documentIds: event.documentIds }]);
+      nothingElse(['upload']);
+      break;
     case 'message.edit':
     case 'message.regenerate':
       // The options chosen travel with the text.
@@ -242,6 +291,8 @@ function checkStep(s: Snap, e: { type: string } | null) {
         expect(fresh.polls).toEqual([]);
       }
       expect(fresh.emitted).toEqual([]);
+      // A reply may have saved a generated image: the documents list is read again.
+      expect(fresh.documents).toEqual([{ type: 'documents.changed' }]);
       break;
     case 'xstate.done.actor.titlePoll': {
       const output = (event as unknown as { output: { status: string; value: string } }).output;
@@ -319,14 +370,15 @@ runModelTest({
   machine: chatScreenMachine,
   testMachine,
   onActor: (actor) => {
-    told = { send: [], list: [] };
+    told = { send: [], list: [], documents: [], upload: [] };
     sendInputs = [];
+    documentsInputs = [];
     polls = [];
     shares = [];
     libraries = [];
     saveForms = [];
     emitted = [];
-    seen = { send: 0, list: 0, emitted: 0, polls: 0, libraries: 0 };
+    seen = { send: 0, list: 0, documents: 0, upload: 0, emitted: 0, polls: 0, libraries: 0 };
     prev = null;
     actor.on('*', (ev) => emitted.push(ev as ChatScreenEmitted));
   },

@@ -296,3 +296,91 @@ describe(`the usage report export of a large organisation (${dbKind})`, () => {
     expect(lines.slice(1)).toEqual(names.map((name) => `${name},N/A,1,0,0.00`));
   });
 });
+
+describe(`the usage reports count files and their size (${dbKind})`, () => {
+  let t: TestApp;
+  let admin: Record<string, string>;
+  const MB = 1024 * 1024;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = bearer((await login(t.app, 'admin@demo.local')).access_token);
+    const clientId = await demoClientId(t.db);
+    const dept = await insertDepartment(t.db, clientId, 'Legal');
+    const contracts = await insertUnit(t.db, dept.id, 'Contracts');
+    const filings = await insertUnit(t.db, dept.id, 'Filings');
+    const person = (name: string, unit_id: string) =>
+      addUser(t.db, { client_id: clientId, name, email: `${name.toLowerCase()}@files.test`, department_id: dept.id, unit_id });
+    const fay = await person('Fay', contracts.id);
+    const gus = await person('Gus', filings.id);
+    const other = await createOrganisation(t.db, { name: 'Files Elsewhere' });
+    const hal = await addUser(t.db, { client_id: other.client.id, name: 'Hal', email: 'hal@elsewhere.test', department_id: other.department.id, unit_id: other.unit.id });
+    await seedUsage(t.db, [{ user: fay, department_id: dept.id, unit_id: contracts.id, prompt_tokens: 3, completion_tokens: 2, created_at: isoDay(R, 1), times: 2 }]);
+
+    // Rows as the documents service stores them: the owner's organisation, department and unit at upload.
+    let n = 0;
+    const file = (owner: { id: string; client_id: string | null; department_id: string | null; unit_id: string | null }, size: number, created_at: string) => {
+      n += 1;
+      return {
+        id: `report-doc-${n}`,
+        user_id: owner.id,
+        client_id: owner.client_id,
+        department_id: owner.department_id,
+        unit_id: owner.unit_id,
+        conversation_id: null,
+        filename: `file-${n}.pdf`,
+        extension: '.pdf',
+        mime: 'application/pdf',
+        size,
+        origin: 'upload' as const,
+        storage_key: `2020-01/00000000-0000-0000-0000-${String(n).padStart(12, '0')}`,
+        file_key: `report-file-key-${n}`,
+        status: 'ready' as const,
+        note: null,
+        error: null,
+        created_at,
+        updated_at: created_at,
+      };
+    };
+    await t.db
+      .insertInto('documents')
+      .values([
+        file(fay, 1.5 * MB, isoDay(R, 1)),
+        file(fay, 0.5 * MB, isoDay(R, 1, 20)),
+        // Gus asked nothing: his file alone puts him (and his unit) in the reports.
+        file(gus, 1 * MB, isoDay(R, 2)),
+        // Outside the year, and another organisation's: never counted here.
+        file(fay, 7 * MB, isoDay(R - 1, 12, 31, '23:59:59.999')),
+        file(hal, 9 * MB, isoDay(R, 1)),
+      ])
+      .execute();
+  });
+  afterAll(() => t.close());
+
+  const report = async (path: string, query: Record<string, string> = {}) => {
+    const res = await t.app.inject({ method: 'GET', url: `${API}${path}`, headers: admin, query: { year: String(R), ...query } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res;
+  };
+
+  it('per department and unit, and per person: file count and bytes of the period, files-only groups included', async () => {
+    const departmentsRes = successEnvelope(departmentReport).parse((await report(paths.departmentReport, { sort_by: 'file_count', sort_order: 'desc' })).json()).data;
+    expect(departmentsRes.items.map((i) => [i.unit_name, i.query_count, i.file_count, i.attachments_size])).toEqual([
+      ['Contracts', 2, 2, 2 * MB],
+      ['Filings', 0, 1, 1 * MB],
+    ]);
+    const usersRes = successEnvelope(userReport).parse((await report(paths.userReport, { sort_by: 'attachments_size', sort_order: 'asc' })).json()).data;
+    expect(usersRes.users.map((u) => [u.user_name, u.query_count, u.files_count, u.total_tokens, u.attachments_size])).toEqual([
+      ['Gus', 0, 1, 0, 1 * MB],
+      ['Fay', 2, 2, 10, 2 * MB],
+    ]);
+    // Months filter the files by when they were stored.
+    const february = successEnvelope(userReport).parse((await report(paths.userReport, { months: '2' })).json()).data;
+    expect(february.users.map((u) => [u.user_name, u.files_count])).toEqual([['Gus', 1]]);
+  });
+
+  it('exports sizes in MB', async () => {
+    const res = await report(paths.departmentReport, { export: 'true' });
+    expect(res.body.trimEnd().split('\n')).toEqual(['Department,Unit,Queries,Files,Size (MB)', 'Legal,Contracts,2,2,2.00', 'Legal,Filings,0,1,1.00']);
+  });
+});

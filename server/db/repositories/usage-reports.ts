@@ -30,13 +30,8 @@ export interface RowWindow {
   offset: number;
 }
 
-/**
- * Files and attachment bytes of the queries in a group. Attachments do not exist yet (issue 9 adds them), so
- * every query counts 0 files and 0 bytes: issue 9 replaces these two expressions, the one place that computes
- * them (for example a count and a sum over the attachments of each usage row's message).
- */
-const attachedFiles = sql<number>`0`;
-const attachedBytes = sql<number>`0`;
+/** A figure one side of a report's union does not have. */
+const none = sql<number>`0`;
 
 /** A query is one model answer: a usage row with purpose 'reply' (titles do not count). */
 const isQuery = sql<number>`case when ul.purpose = 'reply' then 1 else 0 end`;
@@ -51,6 +46,21 @@ function usageRows(db: Kysely<Database>, filter: UsageFilter): UsageRows {
     .where((eb) => eb.or(filter.ranges.map((r) => eb.and([eb('ul.created_at', '>=', r.from), eb('ul.created_at', '<', r.to)]))));
   if (filter.departmentIds?.length) query = query.where('ul.department_id', 'in', filter.departmentIds);
   if (filter.unitIds?.length) query = query.where('ul.unit_id', 'in', filter.unitIds);
+  return query;
+}
+
+/**
+ * The organisation's files (documents, uploaded or generated) in the period, matched by the department and unit
+ * their owner had when each was stored; the covering index documents_report_idx serves it. A deleted file no longer
+ * counts (its row is gone), unlike the queries of a deleted conversation.
+ */
+function documentRows(db: Kysely<Database>, filter: UsageFilter) {
+  let query = db
+    .selectFrom('documents as doc')
+    .where('doc.client_id', '=', filter.clientId)
+    .where((eb) => eb.or(filter.ranges.map((r) => eb.and([eb('doc.created_at', '>=', r.from), eb('doc.created_at', '<', r.to)]))));
+  if (filter.departmentIds?.length) query = query.where('doc.department_id', 'in', filter.departmentIds);
+  if (filter.unitIds?.length) query = query.where('doc.unit_id', 'in', filter.unitIds);
   return query;
 }
 
@@ -100,18 +110,40 @@ const DEPARTMENT_SORT: Record<DepartmentReportColumn, (order: 'asc' | 'desc') =>
   attachments_size: (o) => numberOrder('g.attachments_size', o),
 };
 
-/** One group per (department, unit) pair of the usage rows with at least one query. */
+/**
+ * One group per (department, unit) pair with at least one query or one file in the period: queries and files are
+ * each aggregated by their own index, then the two sets of groups are added together.
+ */
 function departmentGroups(db: Kysely<Database>, filter: UsageFilter) {
-  return usageRows(db, filter)
+  const queries = usageRows(db, filter)
     .where('ul.purpose', '=', 'reply')
-    .select((eb) => [
+    .select([
       'ul.department_id',
       'ul.unit_id',
-      eb.fn.countAll().as('query_count'),
-      sql<number>`sum(${attachedFiles})`.as('file_count'),
-      sql<number>`sum(${attachedBytes})`.as('attachments_size'),
+      sql<number>`count(*)`.as('query_count'),
+      none.as('file_count'),
+      none.as('attachments_size'),
     ])
     .groupBy(['ul.department_id', 'ul.unit_id']);
+  const files = documentRows(db, filter)
+    .select([
+      'doc.department_id',
+      'doc.unit_id',
+      none.as('query_count'),
+      sql<number>`count(*)`.as('file_count'),
+      sql<number>`sum(doc.size)`.as('attachments_size'),
+    ])
+    .groupBy(['doc.department_id', 'doc.unit_id']);
+  return db
+    .selectFrom(queries.unionAll(files).as('x'))
+    .select([
+      'x.department_id',
+      'x.unit_id',
+      sql<number>`sum(x.query_count)`.as('query_count'),
+      sql<number>`sum(x.file_count)`.as('file_count'),
+      sql<number>`sum(x.attachments_size)`.as('attachments_size'),
+    ])
+    .groupBy(['x.department_id', 'x.unit_id']);
 }
 
 /**
@@ -205,18 +237,40 @@ const USER_SORT: Record<UserReportColumn, (order: 'asc' | 'desc') => RawBuilder<
   attachments_size: (o) => numberOrder('g.attachments_size', o),
 };
 
-/** One group per person with at least one query in the period; tokens count every model call, titles too. */
+/**
+ * One group per person with at least one query or one file in the period; tokens count every model call, titles
+ * too (titles alone do not make a person appear).
+ */
 function userGroups(db: Kysely<Database>, filter: UsageFilter) {
-  return usageRows(db, filter)
+  const usage = usageRows(db, filter)
     .select([
       'ul.user_id',
       sql<number>`sum(${isQuery})`.as('query_count'),
-      sql<number>`sum(${isQuery} * ${attachedFiles})`.as('files_count'),
+      none.as('files_count'),
       sql<number>`sum(ul.prompt_tokens + ul.completion_tokens)`.as('total_tokens'),
-      sql<number>`sum(${isQuery} * ${attachedBytes})`.as('attachments_size'),
+      none.as('attachments_size'),
     ])
-    .groupBy('ul.user_id')
-    .having(sql<number>`sum(${isQuery})`, '>', 0);
+    .groupBy('ul.user_id');
+  const files = documentRows(db, filter)
+    .select([
+      'doc.user_id',
+      none.as('query_count'),
+      sql<number>`count(*)`.as('files_count'),
+      none.as('total_tokens'),
+      sql<number>`sum(doc.size)`.as('attachments_size'),
+    ])
+    .groupBy('doc.user_id');
+  return db
+    .selectFrom(usage.unionAll(files).as('x'))
+    .select([
+      'x.user_id',
+      sql<number>`sum(x.query_count)`.as('query_count'),
+      sql<number>`sum(x.files_count)`.as('files_count'),
+      sql<number>`sum(x.total_tokens)`.as('total_tokens'),
+      sql<number>`sum(x.attachments_size)`.as('attachments_size'),
+    ])
+    .groupBy('x.user_id')
+    .having(sql<number>`sum(x.query_count) + sum(x.files_count)`, '>', 0);
 }
 
 /** The person's current name, e-mail, department and unit (people no longer in the database drop out). */

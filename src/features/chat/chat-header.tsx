@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { FileText, History, Lightbulb, Menu, PanelLeftOpen, Share2, SquarePen } from 'lucide-react';
+import { documentsLabel } from '../../../machines/conversation-documents.machine';
 import { cx } from '../../ui/cx';
 import { Tooltip } from '../../ui/tooltip';
 
@@ -13,26 +14,29 @@ export interface ChatHeaderProps {
   onOpenDrawer(): void;
   onNewChat(): void;
   onShare(): void;
+  /** The open conversation's documents ('N Document(s)'); 0 on a new chat. */
+  documentsCount: number;
+  onOpenDocuments(): void;
 }
 
 const iconButton =
   'flex h-9 min-w-9 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2 text-sm text-gray-700 hover:bg-gray-200 dark:text-gray-200 dark:hover:bg-gray-700';
 
-/** The documents button is built by a later issue: present, disabled, and saying so. */
-function Soon({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <Tooltip content={`${label}: coming soon`}>
-      <AriaButton aria-label={label} aria-disabled="true" className={cx(iconButton, 'cursor-not-allowed opacity-50')}>
-        {children}
-      </AriaButton>
-    </Tooltip>
-  );
-}
-
 // Its code loads when first opened: the chat route stays light.
 const TipsModal = lazy(() => import('./tips-modal'));
 
-export function ChatHeader({ title, isUserRole, panelCollapsed, onExpandPanel, onOpenDrawer, onNewChat, onShare }: ChatHeaderProps) {
+export function ChatHeader({
+  title,
+  isUserRole,
+  panelCollapsed,
+  onExpandPanel,
+  onOpenDrawer,
+  onNewChat,
+  onShare,
+  documentsCount,
+  onOpenDocuments,
+}: ChatHeaderProps) {
+  const documentsText = documentsLabel(documentsCount);
   // Which modal is open is this view's own: the tips list is a self-contained pager, nothing else reads it.
   const [tipsOpen, setTipsOpen] = useState(false);
   return (
@@ -56,10 +60,12 @@ export function ChatHeader({ title, isUserRole, panelCollapsed, onExpandPanel, o
           <span className="hidden sm:inline">Share</span>
         </AriaButton>
       </Tooltip>
-      <Soon label="0 Documents">
-        <FileText aria-hidden className="size-4" />
-        <span className="hidden sm:inline">0 Documents</span>
-      </Soon>
+      <Tooltip content="Attached documents">
+        <AriaButton aria-label={documentsText} onPress={onOpenDocuments} className={iconButton}>
+          <FileText aria-hidden className="size-4" />
+          <span className="hidden sm:inline">{documentsText}</span>
+        </AriaButton>
+      </Tooltip>
       <Tooltip content="New chat">
         <AriaButton aria-label="New chat" onPress={onNewChat} className={cx(iconButton, 'md:hidden')}>
           <SquarePen aria-hidden className="size-5" />

@@ -7,16 +7,36 @@ import { TextField } from 'react-aria-components/TextField';
 import { ToggleButton } from 'react-aria-components/ToggleButton';
 import { ArrowUp, BookOpen, Brain, Globe, ImagePlus, Paperclip, SlidersHorizontal, Square } from 'lucide-react';
 import { MESSAGE_EMPTY } from '../../../contract/chat-constants';
+import type { DocumentView } from '../../../contract/documents';
+import { ACCEPT_ATTRIBUTE, type UploadStage } from '../../../contract/documents-constants';
 import type { ChatOptions, OptionFeature } from '../../../machines/chat-screen.machine';
 import { cx } from '../../ui/cx';
 import { Tooltip } from '../../ui/tooltip';
+import { AttachmentList } from './attachment-list';
+import { UploadOverlay } from './upload-overlay';
+import { useAttachmentDrop } from './use-attachment-drop';
+
+/** The input box's attachments, from the upload machine (a child of the chat screen). */
+export interface ChatAttachments {
+  /** Ready files listed for the next message. */
+  files: DocumentView[];
+  deletingId: string | null;
+  /** A delete is taken now (none running). */
+  canDelete: boolean;
+  /** The stage the overlay shows while files attach, else null. */
+  stage: UploadStage | null;
+  onAdd(files: File[]): void;
+  onDelete(id: string): void;
+}
 
 export interface ChatInputProps {
   isNewChat: boolean;
   /** A send is under way (thinking, streaming, loading): Send is disabled. */
   isSubmitting: boolean;
-  /** Files are uploading: Send is disabled (spec section 4, rule 7). */
+  /** The screen refuses a send while files attach (its `message.submit` guard): Send is disabled (spec section 4, rule 7). */
   isAttaching?: boolean;
+  /** The attached files, the picker, drop and paste; without it the box takes no files (nothing to attach to). */
+  attachments?: ChatAttachments;
   /** What the next send carries. */
   options: ChatOptions;
   /** What the person's package includes (the screen machine's `can`): image generation gets the features menu. */
@@ -44,14 +64,33 @@ const roundButton = cx(
   'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-40 dark:bg-gray-100 dark:text-gray-900 dark:hover:bg-white',
 );
 
-/** Attachments are built by a later issue: present, disabled, and saying so. */
-function Soon({ label, icon: Icon }: { label: string; icon: typeof Paperclip }) {
+/** The file picker, limited to the accepted types (spec section 5); disabled while a batch attaches. */
+function AttachButton({ isDisabled, onFiles }: { isDisabled: boolean; onFiles(files: File[]): void }) {
+  const input = useRef<HTMLInputElement>(null);
   return (
-    <Tooltip content={`${label}: coming soon`}>
-      <AriaButton aria-label={label} aria-disabled="true" className={cx(iconButton, 'cursor-not-allowed opacity-50')}>
-        <Icon aria-hidden className="size-4" />
-      </AriaButton>
-    </Tooltip>
+    <>
+      <Tooltip content="Attach files">
+        <AriaButton aria-label="Attach files" isDisabled={isDisabled} onPress={() => input.current?.click()} className={iconButton}>
+          <Paperclip aria-hidden className="size-4" />
+        </AriaButton>
+      </Tooltip>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        accept={ACCEPT_ATTRIBUTE}
+        hidden
+        tabIndex={-1}
+        aria-hidden="true"
+        data-testid="attach-files-input"
+        onChange={(e) => {
+          const files = Array.from(e.currentTarget.files ?? []);
+          // Cleared, so choosing the same file again after deleting it is a change too.
+          e.currentTarget.value = '';
+          if (files.length) onFiles(files);
+        }}
+      />
+    </>
   );
 }
 
@@ -77,9 +116,11 @@ function FeatureControls({ options: features, allowed, onToggleOption, onToggleR
             aria-label="Web browsing"
             isSelected={features.browsing}
             onChange={() => onToggleOption('browsing')}
-            className={iconButton}
+            className={cx(iconButton, features.browsing && 'w-auto gap-1 px-2 text-xs font-medium')}
           >
             <Globe aria-hidden className="size-4" />
+            {/* What is on shows before sending, in words. */}
+            {features.browsing && <span>Web Browsing</span>}
           </ToggleButton>
         </Tooltip>}
         {reasoning}
@@ -127,11 +168,13 @@ function FeatureControls({ options: features, allowed, onToggleOption, onToggleR
 
 /** The message box of the new-chat screen and of a conversation (spec section 2, Chat input box). */
 export function ChatInput(props: ChatInputProps) {
-  const { isNewChat, isSubmitting, isAttaching = false, options, allowed, onToggleOption, onToggleReasoning, onSubmit, stop, onOpenPrompts, fill } = props;
+  const { isNewChat, isSubmitting, isAttaching = false, attachments, options, allowed, onToggleOption, onToggleReasoning, onSubmit, stop, onOpenPrompts, fill } = props;
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
   const sendDisabled = isSubmitting || isAttaching;
+  const canAttach = attachments !== undefined && attachments.stage === null;
+  const { dragging, dropProps, onPaste } = useAttachmentDrop({ enabled: canAttach, onFiles: (files) => attachments?.onAdd(files) });
 
   // A pasted prompt replaces what was typed, and the cursor waits at its end.
   useEffect(() => {
@@ -177,12 +220,20 @@ export function ChatInput(props: ChatInputProps) {
   return (
     <form onSubmit={submit} className="w-full">
       <div
+        {...(attachments ? dropProps : {})}
+        data-dragging={dragging || undefined}
         className={cx(
           'rounded-2xl border bg-white p-2 shadow-sm dark:bg-gray-800',
           error ? 'border-red-500' : 'border-gray-300 dark:border-gray-600',
+          // Spec: a dragging state (dashed border) while files are dragged over the box.
+          dragging && 'border-2 border-dashed border-gray-500 dark:border-gray-300',
           'focus-within:ring-2 focus-within:ring-primary',
         )}
       >
+        {attachments && (
+          <AttachmentList files={attachments.files} deletingId={attachments.deletingId} canDelete={attachments.canDelete} onDelete={attachments.onDelete} />
+        )}
+        <div className="relative">
         <TextField
           aria-label="Message"
           value={text}
@@ -198,6 +249,7 @@ export function ChatInput(props: ChatInputProps) {
             placeholder="Ask Anything"
             rows={1}
             onKeyDown={onKeyDown}
+            onPaste={attachments ? onPaste : undefined}
             aria-describedby={error ? 'chat-input-error' : undefined}
             className={cx(
               'block max-h-[120px] min-h-[50px] w-full resize-none bg-transparent px-2 py-3 text-base outline-none placeholder:text-gray-500 dark:placeholder:text-gray-400',
@@ -205,8 +257,10 @@ export function ChatInput(props: ChatInputProps) {
             )}
           />
         </TextField>
+        {attachments?.stage && <UploadOverlay stage={attachments.stage} />}
+        </div>
         <div className="flex items-center gap-1">
-          <Soon label="Attach files" icon={Paperclip} />
+          {attachments && <AttachButton isDisabled={!canAttach} onFiles={attachments.onAdd} />}
           <FeatureControls options={options} allowed={allowed} onToggleOption={onToggleOption} onToggleReasoning={onToggleReasoning} />
           <Tooltip content="Prompt library">
             <AriaButton aria-label="Prompt library" onPress={onOpenPrompts} className={iconButton}>

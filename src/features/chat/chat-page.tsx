@@ -12,6 +12,9 @@ import { Spinner } from '../../ui/spinner';
 import { ChatHeader } from './chat-header';
 import { ChatInput, type ChatInputProps } from './chat-input';
 import { ShareModal } from './share-modal';
+import { DocumentsModal } from './documents-modal';
+import { downloadOwnFile } from '../../lib/own-file-download';
+import { FileDownloadContext } from '../../ui/markdown/file-download-context';
 import { PromptFormModal } from './prompt-form-modal';
 import { ConversationDrawer } from './conversation-drawer';
 import { ConversationPanel, type ConversationPanelProps } from './conversation-sidebar';
@@ -33,11 +36,20 @@ function UserFooter() {
   );
 }
 
+/** Document cards in messages download with the token (a plain link cannot send it). */
+export default function ChatPage() {
+  return (
+    <FileDownloadContext value={downloadOwnFile}>
+      <ChatScreen />
+    </FileDownloadContext>
+  );
+}
+
 /**
  * /chat and /chat?id=…: the conversation list beside the conversation, or the new-chat screen. A thin view of
  * the chat-screen machine: it renders what the machine and its children hold and sends the person's actions.
  */
-export default function ChatPage() {
+function ChatScreen() {
   const [params] = useSearchParams();
   const conversationId = params.get('id');
   const navigate = useNavigate();
@@ -58,6 +70,12 @@ export default function ChatPage() {
   );
   const chat = useChatSendView(screen);
   const share = useSelector(screen, (s) => s.children.share);
+  const documents = useSelector(screen, (s) => s.children.documents)!;
+  const docs = useSelector(
+    documents,
+    (s) => ({ count: s.context.documents.length, modalOpen: s.matches({ conversation: { modal: 'open' } }) }),
+    shallowEqual,
+  );
   const prompts = useSelector(screen, (s) => s.children.prompts);
   const savePrompt = useSelector(screen, (s) => s.children.savePrompt);
   // The machine asks for a pasted prompt to go into the input box, which owns what is typed.
@@ -127,7 +145,10 @@ export default function ChatPage() {
           onOpenDrawer={() => screen.send({ type: 'drawer.open' })}
           onNewChat={newChat}
           onShare={() => screen.send({ type: 'share.open' })}
+          documentsCount={docs.count}
+          onOpenDocuments={() => documents.send({ type: 'documents.open' })}
         />
+        {docs.modalOpen && <DocumentsModal documents={documents} />}
         {share && <ShareModal share={share} onClose={() => screen.send({ type: 'share.close' })} />}
         {prompts && (
           <Suspense fallback={null}>

@@ -4,10 +4,11 @@ import { conversationListMachine } from '../../../machines/conversation-list.mac
 import { titlePollMachine } from '../../../machines/title-poll.machine';
 import { defineChatSendActors, defineTitlePollActors, type ChatSendApi, type TitlePollApi } from './chat-send-actors';
 import { defineConversationListActors, type ConversationListApi } from './conversation-list-actors';
+import { defineConversationDocumentsMachine, defineUploadMachine, type ConversationDocumentsApi, type UploadApi } from './documents-actors';
 import { definePromptFormMachine, definePromptLibraryMachine, type PromptLibraryApi } from './prompt-library-actors';
 import { defineShareMachine, type ShareApi } from './share-actors';
 
-export type ChatScreenApi = ChatSendApi & TitlePollApi & ConversationListApi & ShareApi & PromptLibraryApi;
+export type ChatScreenApi = ChatSendApi & TitlePollApi & ConversationListApi & ShareApi & PromptLibraryApi & ConversationDocumentsApi & UploadApi;
 
 /** The chat screen with every child's side effects provided (from `api`: the real client, or fakes in tests). */
 export function defineChatScreenMachine({ api }: { api: ChatScreenApi }) {
@@ -15,6 +16,8 @@ export function defineChatScreenMachine({ api }: { api: ChatScreenApi }) {
     actors: {
       send: chatSendMachine.provide({ actors: defineChatSendActors({ api }) }),
       list: conversationListMachine.provide({ actors: defineConversationListActors({ api }) }),
+      documents: defineConversationDocumentsMachine({ api }),
+      upload: defineUploadMachine({ api }),
       titlePoll: titlePollMachine.provide({ actors: defineTitlePollActors({ api }) }),
       share: defineShareMachine({ api }),
       prompts: definePromptLibraryMachine({ api }),

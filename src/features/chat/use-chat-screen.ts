@@ -11,10 +11,12 @@ import {
   stopReply,
 } from '../../api/chat';
 import { streamMessage } from '../../api/chat-stream';
+import { deleteDocument, fetchDocument, fetchDocuments, uploadDocument } from '../../api/documents';
 import { createPrompt, deletePrompt, fetchPrompt, fetchPrompts, updatePrompt } from '../../api/prompt-library';
 import { createShareLink } from '../../api/shares';
 import { takeOpenedConversation } from '../../lib/opened-conversation';
-import { useSession } from '../../session/session';
+import { saveApiFile } from '../../lib/own-file-download';
+import { sessionActor, useSession } from '../../session/session';
 import { toast } from '../../ui/toast';
 import { defineChatScreenMachine } from './chat-screen-actors';
 
@@ -38,6 +40,12 @@ const machine = defineChatScreenMachine({
     searchConversations,
     renameConversation,
     deleteConversation,
+    fetchDocuments,
+    deleteDocument,
+    uploadDocument,
+    fetchDocument,
+    saveApiFile,
+    currentUserId: () => sessionActor.getSnapshot().context.user?.id ?? null,
   },
 });
 

@@ -11,7 +11,9 @@ import {
 import { fetchSharedConversation } from '../../api/shares';
 import { withServerDetail } from '../../lib/load-failure';
 import { shallowEqual } from '../../lib/shallow-equal';
+import { downloadOwnFile } from '../../lib/own-file-download';
 import { AssistantMarkdown } from '../../ui/markdown/assistant-markdown';
+import { FileDownloadContext } from '../../ui/markdown/file-download-context';
 import { UserMessageText } from '../../ui/markdown/user-message-text';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
@@ -31,8 +33,13 @@ const machine = sharedConversationMachine.provide({
  */
 export default function SharedPage() {
   const { sharedId = '' } = useParams();
-  // A new link in the URL is a new view (the route keeps the component): keyed by the id below.
-  return <SharedView key={sharedId} shareId={sharedId} />;
+  // A new link in the URL is a new view (the route keeps the component): keyed by the id below. Document cards
+  // download with the token (a plain link cannot send it).
+  return (
+    <FileDownloadContext value={downloadOwnFile}>
+      <SharedView key={sharedId} shareId={sharedId} />
+    </FileDownloadContext>
+  );
 }
 
 function SharedView({ shareId }: { shareId: string }) {

@@ -32,12 +32,33 @@ export interface RecordedRequest {
   authorization: string | undefined;
 }
 
+/** What the fake does with one /v1/images/generations request. */
+export type FakeImageBehaviour =
+  /** The image in `data[0].b64_json` (gpt-image-1), with `usage` when given. */
+  | { kind: 'b64'; image: Buffer; usage?: { input_tokens: number; output_tokens: number } }
+  /** `data[0].url` (dall-e): the image served by this fake at that URL, or `url` as given. */
+  | { kind: 'url'; image?: Buffer; contentType?: string; url?: string }
+  | { kind: 'http-error'; status: number }
+  /** Accepts the request and never answers (until the client gives up or the fake closes). */
+  | { kind: 'hang' };
+
+export interface ImageGenerationBody {
+  model: string;
+  prompt: string;
+  n?: number;
+  size?: string;
+  response_format?: string;
+}
+
 export interface FakeOpenAi {
   /** For LLM_BASE_URL. */
   baseUrl: string;
   requests: RecordedRequest[];
   /** Picks the behaviour per request; the default answers "Hello from the fake model." */
   respond(handler: (request: RecordedRequest) => FakeBehaviour): void;
+  imageRequests: { body: ImageGenerationBody; authorization: string | undefined }[];
+  /** Picks the images endpoint's behaviour; the default is an HTTP 404, as from a server without it. */
+  respondImages(handler: (body: ImageGenerationBody) => FakeImageBehaviour): void;
   close(): Promise<void>;
 }
 
@@ -56,11 +77,26 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   const requests: RecordedRequest[] = [];
   let handler: (request: RecordedRequest) => FakeBehaviour = () => ({ kind: 'reply', chunks: DEFAULT_FAKE_REPLY });
   let counter = 0;
+  const imageRequests: FakeOpenAi['imageRequests'] = [];
+  let imageHandler: ((body: ImageGenerationBody) => FakeImageBehaviour) | undefined;
+  /** Images answered by URL, served at /generated/{n} like a provider's storage. */
+  const served = new Map<string, { image: Buffer; contentType: string }>();
 
   const server = http.createServer((req, res) => {
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/v1/images/generations' && imageHandler) {
+        const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as ImageGenerationBody;
+        imageRequests.push({ body, authorization: req.headers.authorization });
+        serveImage(imageHandler(body), res);
+        return;
+      }
+      const stored = req.method === 'GET' ? served.get(req.url ?? '') : undefined;
+      if (stored) {
+        res.writeHead(200, { 'content-type': stored.contentType }).end(stored.image);
+        return;
+      }
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
         return;
@@ -76,11 +112,38 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
+  function serveImage(behaviour: FakeImageBehaviour, res: http.ServerResponse): void {
+    if (behaviour.kind === 'hang') return;
+    if (behaviour.kind === 'http-error') {
+      res.writeHead(behaviour.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'The fake image model failed' } }));
+      return;
+    }
+    let item: { b64_json?: string; url?: string; revised_prompt?: string };
+    let usage: object | undefined;
+    if (behaviour.kind === 'b64') {
+      item = { b64_json: behaviour.image.toString('base64') };
+      if (behaviour.usage) usage = { ...behaviour.usage, total_tokens: behaviour.usage.input_tokens + behaviour.usage.output_tokens };
+    } else {
+      let url = behaviour.url;
+      if (!url) {
+        const path = `/generated/${++counter}.png`;
+        served.set(path, { image: behaviour.image ?? Buffer.alloc(0), contentType: behaviour.contentType ?? 'image/png' });
+        url = `http://127.0.0.1:${port}${path}`;
+      }
+      item = { url, revised_prompt: 'A revised prompt' };
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ created: 1_700_000_000, data: [item], ...(usage ? { usage } : {}) }));
+  }
+
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     respond(next) {
       handler = next;
+    },
+    imageRequests,
+    respondImages(next) {
+      imageHandler = next;
     },
     close() {
       server.closeAllConnections();

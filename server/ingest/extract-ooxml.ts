@@ -1,0 +1,122 @@
+import { strFromU8, unzipSync, type UnzipFileInfo } from 'fflate';
+import { tableRows, type Extracted, type RowsSection, type TextSection } from './sections';
+import { attribute, elementTexts } from './xml-text';
+
+/**
+ * PowerPoint and Excel files are zips of XML parts: only the parts holding text are unpacked. Uploads were checked
+ * for zip bombs by their declared sizes already; the limit here is a second line (a part larger than this is not
+ * read, as if absent), since fflate's filter sees each part's declared size before inflating it.
+ */
+const PART_MAX_BYTES = 200 * 1024 * 1024;
+
+function unzipParts(bytes: Uint8Array, wanted: (name: string) => boolean): Record<string, string> {
+  const files = unzipSync(bytes, { filter: (f: UnzipFileInfo) => wanted(f.name) && f.originalSize <= PART_MAX_BYTES });
+  return Object.fromEntries(Object.entries(files).map(([name, data]) => [name, strFromU8(data)]));
+}
+
+/** Relationship id -> target path (resolved against `dir`), from a .rels part. */
+function relationships(xml: string | undefined, dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const tag of xml?.match(/<Relationship\s[^>]*>/g) ?? []) {
+    const id = attribute(tag, 'Id');
+    const target = attribute(tag, 'Target');
+    if (id && target) out.set(id, target.startsWith('/') ? target.slice(1) : normalise(`${dir}/${target}`));
+  }
+  return out;
+}
+
+/** 'ppt/slides/../media/x' -> 'ppt/media/x'. */
+function normalise(p: string): string {
+  const out: string[] = [];
+  for (const part of p.split('/')) {
+    if (part === '..') out.pop();
+    else if (part && part !== '.') out.push(part);
+  }
+  return out.join('/');
+}
+
+/** Slides in the presentation's order (its slide list, not the part names), each slide's paragraphs as lines. */
+export function extractPptx(bytes: Uint8Array): Extracted {
+  const parts = unzipParts(bytes, (n) => n === 'ppt/presentation.xml' || n === 'ppt/_rels/presentation.xml.rels' || /^ppt\/slides\/slide\d+\.xml$/.test(n));
+  const rels = relationships(parts['ppt/_rels/presentation.xml.rels'], 'ppt');
+  const ordered = (parts['ppt/presentation.xml']?.match(/<p:sldId\s[^>]*>/g) ?? [])
+    .map((tag) => rels.get(attribute(tag, 'r:id') ?? ''))
+    .filter((p): p is string => !!p && parts[p] !== undefined);
+  // A presentation part without a slide list (rare writers): the slide parts by their number.
+  const slides = ordered.length > 0 ? ordered : Object.keys(parts).filter((n) => n.startsWith('ppt/slides/')).sort(byNumber);
+  const sections: TextSection[] = [];
+  slides.forEach((name, i) => {
+    const paragraphs = (parts[name].match(/<a:p[\s>][\s\S]*?<\/a:p>/g) ?? [])
+      .map((p) => elementTexts(p, 'a:t').join('').trim())
+      .filter(Boolean);
+    if (paragraphs.length > 0) sections.push({ kind: 'text', place: `slide ${i + 1}`, text: paragraphs.join('\n') });
+  });
+  return { sections };
+}
+
+const byNumber = (a: string, b: string) => Number(/(\d+)\.xml$/.exec(a)?.[1]) - Number(/(\d+)\.xml$/.exec(b)?.[1]);
+
+/** 'BC12' -> 54 (0-based column index). */
+function columnIndex(ref: string): number {
+  let n = 0;
+  for (const ch of ref) {
+    const code = ch.charCodeAt(0);
+    if (code < 65 || code > 90) break;
+    n = n * 26 + (code - 64);
+  }
+  return n - 1;
+}
+
+/** Each sheet's rows in the workbook's order, the first non-empty row being the header of the others. */
+export function extractXlsx(bytes: Uint8Array): Extracted {
+  const parts = unzipParts(
+    bytes,
+    (n) => n === 'xl/workbook.xml' || n === 'xl/_rels/workbook.xml.rels' || n === 'xl/sharedStrings.xml' || /^xl\/worksheets\/[^/]+\.xml$/.test(n),
+  );
+  // A shared string may be rich text (several runs): its text is all its t elements joined.
+  const shared = (parts['xl/sharedStrings.xml']?.match(/<si>[\s\S]*?<\/si>/g) ?? []).map((si) => elementTexts(si, 't').join(''));
+  const rels = relationships(parts['xl/_rels/workbook.xml.rels'], 'xl');
+  const sheets = (parts['xl/workbook.xml']?.match(/<sheet\s[^>]*>/g) ?? []).map((tag) => ({
+    name: attribute(tag, 'name') ?? 'Sheet',
+    part: rels.get(attribute(tag, 'r:id') ?? '') ?? '',
+  }));
+  const sections: RowsSection[] = [];
+  for (const sheet of sheets) {
+    const xml = parts[sheet.part];
+    if (xml === undefined) continue;
+    const rows = tableRows(sheetTable(xml, shared));
+    if (rows.length > 0) sections.push({ kind: 'rows', sheet: sheet.name, rows });
+  }
+  return { sections };
+}
+
+/** A worksheet's non-empty rows: shared strings, inline strings, formula results, numbers and booleans as text. */
+function sheetTable(xml: string, shared: string[]): Array<{ n: number; cells: string[] }> {
+  const table: Array<{ n: number; cells: string[] }> = [];
+  const rowRe = /<row\b([^>]*)>([\s\S]*?)<\/row>/g;
+  const cellRe = /<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g;
+  for (let row = rowRe.exec(xml); row; row = rowRe.exec(xml)) {
+    const n = Number(attribute(`<row${row[1]}>`, 'r') ?? table.length + 1);
+    const cells: string[] = [];
+    let next = 0;
+    for (let cell = cellRe.exec(row[2]); cell; cell = cellRe.exec(row[2])) {
+      const tag = `<c${cell[1]}>`;
+      const ref = attribute(tag, 'r');
+      const index = ref ? columnIndex(ref) : next;
+      next = index + 1;
+      const body = cell[2] ?? '';
+      const type = attribute(tag, 't');
+      let value: string;
+      if (type === 'inlineStr') value = elementTexts(body, 't').join('');
+      else {
+        const v = elementTexts(body, 'v')[0] ?? '';
+        if (type === 's') value = shared[Number(v)] ?? '';
+        else if (type === 'b') value = v === '1' ? 'TRUE' : 'FALSE';
+        else value = v;
+      }
+      if (value) cells[index] = value;
+    }
+    if (cells.some((c) => c)) table.push({ n, cells: Array.from(cells, (c) => c ?? '') });
+  }
+  return table;
+}

@@ -1,0 +1,158 @@
+import { useEffect, useRef } from 'react';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { Button as AriaButton } from 'react-aria-components/Button';
+import { Download, FileText, Trash2 } from 'lucide-react';
+import type { DocumentView } from '../../../contract/documents';
+import type { conversationDocumentsMachine } from '../../../machines/conversation-documents.machine';
+import { formatDateTime } from '../../lib/format-date';
+import { formatFileSize } from '../../lib/format-file-size';
+import { shallowEqual } from '../../lib/shallow-equal';
+import { Button } from '../../ui/button';
+import { cx } from '../../ui/cx';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { Modal } from '../../ui/modal';
+import { Spinner } from '../../ui/spinner';
+import { Tooltip } from '../../ui/tooltip';
+import { DOCUMENTS_FETCH_FAILED } from '../../../contract/documents-constants';
+
+type DocumentsRef = ActorRefFrom<typeof conversationDocumentsMachine>;
+
+export interface DocumentsModalProps {
+  /** The chat screen's `documents` child, whose modal region is open. */
+  documents: DocumentsRef;
+}
+
+/** The type people read: the file's extension in capitals (PDF, DOCX), else its MIME type. */
+function typeLabel(doc: DocumentView): string {
+  const dot = doc.filename.lastIndexOf('.');
+  return dot > 0 && dot < doc.filename.length - 1 ? doc.filename.slice(dot + 1).toUpperCase() : doc.type;
+}
+
+/** Where the document is when it cannot be asked about yet (or never will). */
+function statusText(doc: DocumentView): string | null {
+  if (doc.status === 'failed') return `Failed: ${doc.error ?? 'the document could not be read'}`;
+  if (doc.status !== 'ready') return 'Processing...';
+  return null;
+}
+
+const action =
+  'flex size-8 shrink-0 cursor-pointer items-center justify-center rounded-md text-gray-700 hover:bg-gray-200 hover:text-gray-900 data-[disabled]:cursor-not-allowed data-[disabled]:opacity-40 dark:text-gray-200 dark:hover:bg-gray-700 dark:hover:text-white';
+
+/**
+ * Attached Documents (spec section 2): the open conversation's documents with name, size, type and date, each
+ * downloading when clicked and deleted through the 'Delete Document' confirmation. A thin view of the
+ * conversation-documents machine.
+ */
+export function DocumentsModal({ documents }: DocumentsModalProps) {
+  const view = useSelector(
+    documents,
+    (s) => ({
+      items: s.context.documents,
+      loading: s.hasTag('loading'),
+      failed: s.matches({ conversation: { list: 'failed' } }),
+      confirming: s.matches({ conversation: { modal: { open: 'confirmingDelete' } } }),
+      deleting: s.hasTag('deleting'),
+      deletingId: s.context.deletingId,
+      downloadingId: s.context.downloadingId,
+      canDownload: s.matches({ conversation: { download: 'idle' } }),
+    }),
+    shallowEqual,
+  );
+  const toDelete = view.items.find((d) => d.id === view.deletingId);
+  const close = () => documents.send({ type: 'documents.close' });
+  // A deleted document takes its Delete button, where the closing confirmation gives the focus back, with it. The
+  // focus then stays in the dialog (on its body), so Escape and Tab still work: checked once the confirmation's
+  // exit transition (150 ms) is over, and only when the focus fell out to the page.
+  const body = useRef<HTMLDivElement>(null);
+  const confirmOpen = view.confirming || view.deleting;
+  useEffect(() => {
+    if (confirmOpen) return;
+    const timer = setTimeout(() => {
+      const active = document.activeElement;
+      if (body.current && (active === null || active === document.body)) body.current.focus();
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [confirmOpen]);
+
+  return (
+    <>
+      <Modal isOpen onOpenChange={(open) => !open && close()} title="Attached Documents" size="xl">
+        <div ref={body} tabIndex={-1} className="space-y-3 outline-none">
+          {view.failed && (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+              {DOCUMENTS_FETCH_FAILED}.{' '}
+              <Button variant="ghost" size="sm" className="underline" onPress={() => documents.send({ type: 'documents.retry' })}>
+                Try again
+              </Button>
+            </p>
+          )}
+          {view.loading && view.items.length === 0 && (
+            <div className="flex justify-center py-6">
+              <Spinner label="Loading documents" />
+            </div>
+          )}
+          {!view.loading && !view.failed && view.items.length === 0 && (
+            <p className="py-6 text-center text-sm text-gray-600 dark:text-gray-400">No documents are attached to this conversation.</p>
+          )}
+          {view.items.length > 0 && (
+            <ul aria-label="Documents" className="divide-y divide-gray-200 dark:divide-gray-700">
+              {view.items.map((doc) => {
+                const status = statusText(doc);
+                const downloading = view.downloadingId === doc.id;
+                return (
+                  <li key={doc.id} className="relative flex items-center gap-3 rounded-lg px-2 py-2 hover:bg-gray-100 dark:hover:bg-gray-700">
+                    <FileText aria-hidden className="size-5 shrink-0 text-gray-500 dark:text-gray-400" />
+                    <div className="min-w-0 flex-1">
+                      {/* The name is the button; its ::after covers the whole row, so a click anywhere on it downloads. */}
+                      <AriaButton
+                        isDisabled={!view.canDownload && !downloading}
+                        onPress={() => documents.send({ type: 'document.download', id: doc.id })}
+                        className="block max-w-full cursor-pointer truncate text-left text-sm font-medium after:absolute after:inset-0 after:rounded-lg data-[disabled]:cursor-wait"
+                      >
+                        <span className="sr-only">Download </span>
+                        {doc.filename}
+                      </AriaButton>
+                      <p className="text-xs text-gray-600 dark:text-gray-400">
+                        {formatFileSize(doc.size)} · {typeLabel(doc)} · {formatDateTime(doc.created_at)}
+                      </p>
+                      {status && (
+                        <p className={`text-xs ${doc.status === 'failed' ? 'text-red-700 dark:text-red-400' : 'text-amber-700 dark:text-amber-300'}`}>
+                          {status}
+                        </p>
+                      )}
+                      {doc.note && <p className="text-xs text-gray-600 dark:text-gray-400">{doc.note}</p>}
+                    </div>
+                    {downloading ? (
+                      <Spinner className="size-4 shrink-0" />
+                    ) : (
+                      <Download aria-hidden className="size-4 shrink-0 text-gray-500 dark:text-gray-400" />
+                    )}
+                    <Tooltip content="Delete document">
+                      <AriaButton
+                        aria-label={`Delete ${doc.filename}`}
+                        onPress={() => documents.send({ type: 'document.delete', id: doc.id })}
+                        className={cx(action, 'relative z-10')}
+                      >
+                        <Trash2 aria-hidden className="size-4" />
+                      </AriaButton>
+                    </Tooltip>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </div>
+      </Modal>
+      <ConfirmDialog
+        isOpen={confirmOpen}
+        onOpenChange={(open) => !open && documents.send({ type: 'delete.cancel' })}
+        onConfirm={() => documents.send({ type: 'delete.confirm' })}
+        isPending={view.deleting}
+        title="Delete Document"
+        message={toDelete ? `Are you sure you want to delete "${toDelete.filename}"? This cannot be undone.` : undefined}
+        confirmLabel="Delete"
+      />
+    </>
+  );
+}
