@@ -5,6 +5,7 @@ const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', a
 
 /** Entities decoded (named ones XML and mammoth use, and numeric ones). */
 export function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
     if (name[0] === '#') {
       const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
@@ -14,17 +15,27 @@ export function decodeEntities(text: string): string {
   });
 }
 
+/** Compiled once per tag or attribute name: a sheet of 100,000 rows asks millions of times. */
+const compiled = new Map<string, RegExp>();
+function cached(key: string, make: () => RegExp): RegExp {
+  let re = compiled.get(key);
+  if (!re) compiled.set(key, (re = make()));
+  re.lastIndex = 0;
+  return re;
+}
+
 /** The text of every element named `tag` (e.g. 'a:t') inside `xml`, decoded, in document order. */
 export function elementTexts(xml: string, tag: string): string[] {
   const out: string[] = [];
-  const re = new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'g');
+  if (!xml.includes(`<${tag}`)) return out;
+  const re = cached(`e:${tag}`, () => new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'g'));
   for (let m = re.exec(xml); m; m = re.exec(xml)) out.push(decodeEntities(m[1]));
   return out;
 }
 
 /** An attribute's value on a tag's text (`<x a="1">`), decoded. */
 export function attribute(tag: string, name: string): string | undefined {
-  const m = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
+  const m = cached(`a:${name}`, () => new RegExp(`\\s${name}="([^"]*)"`)).exec(tag);
   return m ? decodeEntities(m[1]) : undefined;
 }
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readPassages, type PromptPassage } from '../services/retrieval-prompt';
-import type { ChatChunk, ChatModel, ChatRequest, ModelSource } from './types';
+import { turnText, type ChatChunk, type ChatModel, type ChatRequest, type ModelSource } from './types';
 
 export const OFFLINE_SOURCE: ModelSource = { provider: 'offline', model: 'tanya-offline-demo' };
 
@@ -61,8 +61,10 @@ export function createOfflineModel(opts: OfflineModelOptions): ChatModel {
     source: OFFLINE_SOURCE,
     offline: true,
     async *stream(request: ChatRequest): AsyncGenerator<ChatChunk> {
-      const question = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-      const system = request.messages.find((m) => m.role === 'system')?.content ?? '';
+      const lastQuestion = [...request.messages].reverse().find((m) => m.role === 'user');
+      const question = lastQuestion ? turnText(lastQuestion) : '';
+      const systemTurn = request.messages.find((m) => m.role === 'system');
+      const system = systemTurn ? turnText(systemTurn) : '';
       // Each piece is a word with the whitespace after it, so the pieces join back to the exact reply.
       const words = offlineReply(question, readPassages(system)).split(/(?<=\s)(?=\S)/);
       for (const [i, text] of words.entries()) {

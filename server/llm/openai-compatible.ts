@@ -29,6 +29,19 @@ export function takesReasoningEffort(model: string, mode: LlmConfig['reasoning']
   return REASONING_MODEL.test(model);
 }
 
+/**
+ * Models that take images in a chat turn, by name (also behind a LiteLLM-style "provider/" prefix): OpenAI's
+ * gpt-4o, gpt-4.1, gpt-5 and o-series, Claude, Gemini, LLaVA. Others would refuse a question with image parts, so
+ * with LLM_VISION=auto only these get the conversation's images.
+ */
+const VISION_MODEL = /^(?:[\w.-]+\/)?(?:gpt-4o|gpt-4\.1|gpt-5|o1|o3|o4|claude|gemini|llava)/i;
+
+export function takesImages(model: string, mode: LlmConfig['vision']): boolean {
+  if (mode === 'always') return true;
+  if (mode === 'never') return false;
+  return VISION_MODEL.test(model);
+}
+
 export interface OpenAiCompatibleOptions {
   reasoning: LlmConfig['reasoning'];
 }

@@ -1,8 +1,27 @@
 import type { ReasoningEffort } from '../../contract/chat';
 
+/** A part of a turn that carries an image (OpenAI's chat format): a data: URL of the stored bytes. */
+export interface ImagePart {
+  type: 'image_url';
+  image_url: { url: string };
+}
+export type ContentPart = { type: 'text'; text: string } | ImagePart;
+
 export interface ChatTurn {
   role: 'system' | 'user' | 'assistant';
-  content: string;
+  /** Text, or (a question with images, for a model that takes them) text and image parts. */
+  content: string | ContentPart[];
+}
+
+/** A turn's text: the text parts of one with images. */
+export function turnText(turn: ChatTurn): string {
+  if (typeof turn.content === 'string') return turn.content;
+  return turn.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+/** How many image parts a turn carries. */
+export function turnImages(turn: ChatTurn): number {
+  return typeof turn.content === 'string' ? 0 : turn.content.filter((part) => part.type === 'image_url').length;
 }
 
 export interface ChatRequest {

@@ -7,7 +7,7 @@ import { releaseAnsweringLease } from '../db/repositories/conversations';
 import { finishReply, type MessageRecord } from '../db/repositories/messages';
 import type { UserRecord } from '../db/repositories/users';
 import { inTransaction } from '../db/transaction';
-import { describeError, LlmCallError, type ChatChunk, type ChatTurn, type TokenUsage } from '../llm/types';
+import { describeError, LlmCallError, type ChatChunk, type ChatTurn, type ImagePart, type TokenUsage } from '../llm/types';
 import { withoutErrorMarkers } from './chat';
 import type { Exchange } from './exchange';
 import { neutraliseForeignMarkers } from './marker-safety';
@@ -189,6 +189,8 @@ export async function buildPrompt(
   timings: SendTimings,
   /** Further system-prompt parts for this question (retrieved passages, web sources). */
   context: readonly string[] = [],
+  /** Images that go with the question (a model that takes images); none: the question is plain text, as always. */
+  images: readonly ImagePart[] = [],
 ): Promise<ChatTurn[]> {
   const base = await composeSystemPrompt(ctx.db, { user, now: new Date() });
   const system = [base, ...context].join('\n\n');
@@ -210,7 +212,8 @@ export async function buildPrompt(
   }
   history.reverse();
   timings.tokens = moment();
-  return [{ role: 'system', content: system }, ...history, { role: 'user', content: question }];
+  const asked: ChatTurn = { role: 'user', content: images.length > 0 ? [{ type: 'text', text: question }, ...images] : question };
+  return [{ role: 'system', content: system }, ...history, asked];
 }
 
 /** Book-keeping after the reply must not stop the stream from ending: failures are logged, not thrown. */

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import type { UserRecord } from '../db/repositories/users';
+import type { ImagePart } from '../llm/types';
 import { webBrowsingSource } from '../tools/web-browsing';
 import type { ExchangePlan, SendMessage } from './exchange';
 import { retrievalSource } from './retrieval';
@@ -15,6 +16,8 @@ export interface ReplyContext {
   before: string;
   /** Reply text written after the model's own, when it finished (e.g. document markers citing the sources). */
   after: string;
+  /** Images that go with the question (the conversation's, when the model takes images). */
+  images: ImagePart[];
 }
 
 /** One contributor (retrieval, web browsing); returns undefined to add nothing. Must not throw for a user's input. */
@@ -25,7 +28,7 @@ export type ReplyContextSource = (
   request: SendMessage,
 ) => Promise<Partial<ReplyContext> | undefined>;
 
-export const EMPTY_REPLY_CONTEXT: ReplyContext = { prompt: [], before: '', after: '' };
+export const EMPTY_REPLY_CONTEXT: ReplyContext = { prompt: [], before: '', after: '', images: [] };
 
 /** In order; their prompt parts join in this order, their before/after texts too. Filled by issue 9's pieces. */
 // The documents' passages first: the offline demo responder reads the first documents block of the prompt.
@@ -46,5 +49,6 @@ export async function gatherReplyContext(
     prompt: parts.flatMap((p) => p.prompt ?? []),
     before: joined(parts.map((p) => p.before)),
     after: joined(parts.map((p) => p.after)),
+    images: parts.flatMap((p) => p.images ?? []),
   };
 }

@@ -11,6 +11,8 @@ import {
 } from '../db/repositories/document-chunks';
 import { searchTerms } from './chat';
 import { documentFileUrl } from './documents';
+import { takesImages } from '../llm/openai-compatible';
+import type { ImagePart } from '../llm/types';
 import { createEmbedder } from './embeddings';
 import { passagesPrompt, type PromptPassage } from './retrieval-prompt';
 import type { ReplyContext, ReplyContextSource } from './reply-context';
@@ -139,22 +141,52 @@ function noMatchPrompt(documents: readonly ScopeDocument[]): string {
   );
 }
 
+/** Images that go with one question (the newest of the conversation's), and the largest sent. */
+export const MAX_IMAGES = 4;
+const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+
+/** The conversation's newest images as data: URLs of their stored bytes, for a model that takes images. */
+async function questionImages(ctx: AppContext, documents: readonly ScopeDocument[]): Promise<ImagePart[]> {
+  const model = ctx.config.llm.primary?.model;
+  if (!model || !takesImages(model, ctx.config.llm.vision)) return [];
+  const images = documents.filter((d) => d.status === 'ready' && IMAGE_EXTENSIONS.has(d.extension)).slice(-MAX_IMAGES);
+  const parts = await Promise.all(
+    images.map(async (image): Promise<ImagePart | undefined> => {
+      try {
+        const bytes = await ctx.files.read(image.storage_key);
+        if (bytes.length > IMAGE_MAX_BYTES) return undefined;
+        return { type: 'image_url', image_url: { url: `data:${image.mime};base64,${bytes.toString('base64')}` } };
+      } catch (err) {
+        ctx.log.warn({ documentId: image.id, reason: err instanceof Error ? err.message : 'unknown' }, 'an image could not be read for the model');
+        return undefined;
+      }
+    }),
+  );
+  return parts.filter((p): p is ImagePart => p !== undefined);
+}
+
 /**
  * The conversation's documents in a reply: the best passages join the system prompt, numbered for citation, and
- * a document marker per cited source follows the model's text. Costs one index probe when there are no documents.
+ * a document marker per cited source follows the model's text; its images go with the question when the model
+ * takes images. Costs one index probe when there are no documents, nothing for a new chat without attachments.
  * The send's checks (planExchange) found the conversation to be the caller's; the queries filter by the caller too.
  */
 export const retrievalSource: ReplyContextSource = async (ctx, user, plan, request) => {
   const conversationId = plan.conversation?.id ?? null;
   if (conversationId === null && request.document_ids.length === 0) return undefined;
   const documents = await searchableDocuments(ctx.db, user.id, conversationId, conversationId === null ? request.document_ids : []);
+  if (documents.length === 0) return undefined;
   const searchable = documents.filter((d) => d.status === 'ready' && d.chunk_count > 0 && !IMAGE_EXTENSIONS.has(d.extension));
-  if (searchable.length === 0) return undefined;
-  const passages = await retrievePassages(ctx, { userId: user.id, documentIds: searchable.map((d) => d.id) }, request.message);
-  if (passages.length === 0) return { prompt: [noMatchPrompt(searchable)] };
-  const context: Partial<ReplyContext> = {
-    prompt: [passagesPrompt(passages.map((p): PromptPassage => ({ n: p.n, source: passageSource(p), text: p.content })))],
-    after: citationMarkers(passages),
-  };
+  const [passages, images] = await Promise.all([
+    retrievePassages(ctx, { userId: user.id, documentIds: searchable.map((d) => d.id) }, request.message),
+    questionImages(ctx, documents),
+  ]);
+  const context: Partial<ReplyContext> = { images };
+  if (passages.length > 0) {
+    context.prompt = [passagesPrompt(passages.map((p): PromptPassage => ({ n: p.n, source: passageSource(p), text: p.content })))];
+    context.after = citationMarkers(passages);
+  } else if (searchable.length > 0) {
+    context.prompt = [noMatchPrompt(searchable)];
+  }
   return context;
 };

@@ -53,7 +53,7 @@ export async function startSend(ctx: AppContext, user: UserRecord, request: Send
       image = callImageModel(ctx, user, request.message);
       call = { ok: true, call: image };
     } else {
-      const prompt = await buildPrompt(ctx, user, plan.history, request.message, timings, context.prompt);
+      const prompt = await buildPrompt(ctx, user, plan.history, request.message, timings, context.prompt, context.images);
       call = { ok: true, call: callModel(ctx, prompt, request.reasoning_effort) };
     }
     timings.modelCalled = moment();

@@ -4,7 +4,7 @@ import type { UsageLogsTable } from '../db/database';
 import type { UserRecord } from '../db/repositories/users';
 import { insertUsageLog } from '../db/repositories/usage-logs';
 import { costUsd, priceTable } from '../llm/prices';
-import type { ChatTurn, ModelSource, TokenUsage } from '../llm/types';
+import { turnImages, turnText, type ChatTurn, type ModelSource, type TokenUsage } from '../llm/types';
 
 /** The chat format's per-message overhead (role and separators), as OpenAI documents it for its models. */
 const TOKENS_PER_TURN = 4;
@@ -46,8 +46,15 @@ function countTextTokensCached(text: string): number {
   return tokens;
 }
 
+/**
+ * What one image in a question costs, counted without the provider's figure: OpenAI bills a high-detail image by
+ * its 512-pixel tiles (85 + 170 a tile; 765 for a 1024x1024 one). The base64 bytes are never tokenized as text.
+ */
+export const IMAGE_TOKENS = 765;
+
 export function countTurnTokens(turn: ChatTurn): number {
-  return countTextTokensCached(turn.content) + TOKENS_PER_TURN;
+  if (typeof turn.content === 'string') return countTextTokensCached(turn.content) + TOKENS_PER_TURN;
+  return countTextTokensCached(turnText(turn)) + turnImages(turn) * IMAGE_TOKENS + TOKENS_PER_TURN;
 }
 
 /** The provider's numbers when it reported them; else counted here (o200k_base: close for most models). */

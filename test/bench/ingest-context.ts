@@ -19,6 +19,7 @@ export interface IngestBench {
   backend: 'SQLite' | 'PostgreSQL';
   ctx: AppContext;
   userId: string;
+  clientId: string | null;
   /** Stores the bytes and inserts a queued document row of the seeded user. */
   addDocument(filename: string, extension: string, mime: string, bytes: Buffer, conversationId?: string | null): Promise<DocumentRecord>;
   close(): Promise<void>;
@@ -34,7 +35,7 @@ export async function openIngestBench(pgUrl: string | undefined): Promise<Ingest
   const db = createDb(config);
   await migrateToLatest(db);
   await seedDemoData(db, { password: 'bench-password-123', publicUrl: config.publicUrl });
-  const user = await db.selectFrom('users').select(['id']).where('email', '=', 'user@demo.local').executeTakeFirstOrThrow();
+  const user = await db.selectFrom('users').select(['id', 'client_id']).where('email', '=', 'user@demo.local').executeTakeFirstOrThrow();
   const noop = () => undefined;
   const log = { level: 'silent', fatal: noop, error: noop, warn: noop, info: noop, debug: noop, trace: noop, silent: noop } as unknown as FastifyBaseLogger;
   (log as unknown as { child: () => FastifyBaseLogger }).child = () => log;
@@ -44,6 +45,7 @@ export async function openIngestBench(pgUrl: string | undefined): Promise<Ingest
     backend: pgUrl ? 'PostgreSQL' : 'SQLite',
     ctx,
     userId: user.id,
+    clientId: user.client_id,
     async addDocument(filename, extension, mime, bytes, conversationId = null) {
       const key = newStorageKey();
       await files.put(key, bytes);

@@ -3,12 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { measureFirstToken, printFirstToken } from './first-token';
+import { measureIngest, printIngest } from './ingest';
 import { measureLoadStreams, printLoadStreams } from './load-streams';
 import { LOGIN_JS_BUDGET_KB, measureLoginJs } from './login-bundle';
 import { measureLoginLighthouse, printLoginLighthouse } from './login-lighthouse';
 import { measureOpenConversation, printOpenConversation } from './open-conversation';
 import { measureRenderStream, printRenderStream } from './render-stream';
 import { measureReportQuery, printReportQuery } from './report-query';
+import { measureRetrieval, printRetrieval } from './retrieval';
 import { removeOnExit, startServer } from './server-process';
 
 // `npm run bench`: numbers, not pass/fail timings. Builds the SPA first: a stale dist/ would measure old code.
@@ -26,6 +28,9 @@ const serverSections = {
   'first-token': () => section('Time to first token', async () => printFirstToken(await measureFirstToken())),
   load: () => section('Load: concurrent streams', async () => printLoadStreams(await measureLoadStreams())),
   reports: () => section('Usage reports on 1,000,000 rows', async () => printReportQuery(await measureReportQuery())),
+  // `npm run bench -- ingest` / `retrieval`: documents (issue 9), SQLite and PostgreSQL with a URL.
+  ingest: () => section('Document ingestion', async () => printIngest(await measureIngest())),
+  retrieval: () => section('Retrieval over 10,000 chunks', async () => printRetrieval(await measureRetrieval())),
 };
 const onlyServer = args.filter((a): a is keyof typeof serverSections => a in serverSections);
 if (onlyServer.length > 0) {

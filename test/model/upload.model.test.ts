@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, type EventFrom, type SnapshotFrom } from 'xstate';
+import { createActor, fromCallback, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
+import { chatSendMachine, type ChatSendReported, type SendMessageInput } from '../../machines/chat-send.machine';
 import type { DocumentView } from '../../contract/documents';
 import {
   DOCUMENT_DELETE_FAILED,
@@ -354,6 +355,32 @@ runModelTest({
 });
 
 describe('upload (examples)', () => {
+  it('chat-send: a submit carries the attachments as document_ids and reports them sent; one without carries none', () => {
+    const sent: SendMessageInput[] = [];
+    const actor = createActor(
+      chatSendMachine.provide({
+        actors: {
+          sendMessage: fromCallback<EventObject, SendMessageInput>(({ input }) => {
+            sent.push(input);
+          }),
+        },
+      }),
+      { input: { conversationId: null } },
+    );
+    const out: ChatSendReported[] = [];
+    actor.on('*', (e) => out.push(e as ChatSendReported));
+    actor.start();
+    const options = { browsing: false, imageGeneration: false, reasoningEffort: 'low' as const };
+    actor.send({ type: 'message.submit', text: 'Summarise the report', documentIds: ['d1', 'd2'], ...options });
+    expect(sent.at(-1)).toMatchObject({ message: 'Summarise the report', document_ids: ['d1', 'd2'] });
+    expect(out).toEqual([{ type: 'documents.sent', documentIds: ['d1', 'd2'] }]);
+    actor.send({ type: 'stream.failed', phase: 'request' });
+    actor.send({ type: 'message.submit', text: 'And again', documentIds: [], ...options });
+    expect(sent.at(-1)).not.toHaveProperty('document_ids');
+    expect(out).toHaveLength(1);
+    actor.stop();
+  });
+
   it('takes no empty add (a drop of nothing, a paste without images)', () => {
     const actor = createActor(testMachine(), { input: { conversationId: null } }).start();
     expect(actor.getSnapshot().can({ type: 'files.add', files: [] })).toBe(false);

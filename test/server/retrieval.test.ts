@@ -5,7 +5,8 @@ import { MAX_PASSAGES, MAX_PER_DOCUMENT } from '../../server/services/retrieval'
 import { PASSAGES_INSTRUCTION, readPassages } from '../../server/services/retrieval-prompt';
 import { eventually, startChatServer, type ChatServer } from './helpers/chat-fixtures';
 import { uploadFile } from './helpers/document-api';
-import { docxFile, pdfFile } from './helpers/document-fixtures';
+import { countTurnTokens, IMAGE_TOKENS } from '../../server/services/usage';
+import { docxFile, pdfFile, PNG_BYTES } from './helpers/document-fixtures';
 import { startFakeEmbeddings, type FakeEmbeddings } from './helpers/fake-embeddings';
 import { isTitleRequest, startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai';
 
@@ -179,11 +180,60 @@ describe('retrieval with a model (the scripted OpenAI-compatible server) and emb
     }
   });
 
+  it('keeps the question plain text for a model not known to take images, though the conversation has one', async () => {
+    await upload(s, conversationId, 'chart.png', PNG_BYTES);
+    await s.ask({ conversation_id: conversationId, message: 'What does the chart show?' });
+    const request = model.requests.filter((r) => !isTitleRequest(r)).at(-1)!;
+    expect(request.body.messages.at(-1)).toEqual({ role: 'user', content: 'What does the chart show?' });
+  });
+
   it('leaves a conversation without documents as it was: no passages, no embeddings call', async () => {
     const before = embeddings.embeddingRequests.length;
     const reply = await s.ask({ message: 'turbine' });
     expect(systemPrompts().at(-1)).not.toContain('<documents>');
     expect(reply.text).toBe('Hello from the fake model.');
     expect(embeddings.embeddingRequests.length).toBe(before);
+  });
+});
+
+describe('images as model input', () => {
+  let s: ChatServer;
+  let model: FakeOpenAi;
+  beforeAll(async () => {
+    model = await startFakeOpenAi();
+    // gpt-4o takes images (LLM_VISION=auto decides by the model's name).
+    s = await startChatServer({ env: { LLM_BASE_URL: model.baseUrl, LLM_MODEL: 'openai/gpt-4o-mini' } });
+  });
+  afterAll(async () => {
+    await s.close();
+    await model.close();
+  });
+
+  it('sends the conversation\'s images with the question as data: URLs of their bytes, a new chat\'s attachments too', async () => {
+    const image = await upload(s, null, 'diagram.png', PNG_BYTES);
+    const first = await s.ask({ message: 'Describe the diagram', document_ids: [image.id] });
+    const asked = model.requests.filter((r) => !isTitleRequest(r)).at(-1)!.body.messages.at(-1) as unknown as { role: string; content: unknown };
+    const dataUrl = `data:image/png;base64,${PNG_BYTES.toString('base64')}`;
+    expect(asked).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Describe the diagram' },
+        { type: 'image_url', image_url: { url: dataUrl } },
+      ],
+    });
+    // The reply cites no document for an image (nothing was retrieved from it).
+    expect(first.text).toBe('Hello from the fake model.');
+    // The next question in the conversation takes it along again; the history stays text.
+    await s.ask({ conversation_id: first.control.conversation_id, message: 'And its colours?' });
+    const next = model.requests.filter((r) => !isTitleRequest(r)).at(-1)!.body.messages;
+    expect(next.at(-1)!.content).toEqual([{ type: 'text', text: 'And its colours?' }, { type: 'image_url', image_url: { url: dataUrl } }]);
+    expect(next.slice(1, -1).every((m) => typeof m.content === 'string')).toBe(true);
+  });
+
+  it('counts an image part as a fixed number of tokens, never its bytes as text', () => {
+    const huge = `data:image/png;base64,${'A'.repeat(2_000_000)}`;
+    const tokens = countTurnTokens({ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image_url', image_url: { url: huge } }] });
+    expect(tokens).toBeGreaterThanOrEqual(IMAGE_TOKENS);
+    expect(tokens).toBeLessThan(IMAGE_TOKENS + 10);
   });
 });

@@ -234,30 +234,30 @@ export function ChatInput(props: ChatInputProps) {
           <AttachmentList files={attachments.files} deletingId={attachments.deletingId} canDelete={attachments.canDelete} onDelete={attachments.onDelete} />
         )}
         <div className="relative">
-        <TextField
-          aria-label="Message"
-          value={text}
-          onChange={(v) => {
-            setText(v);
-            if (error && v.trim()) setError(null);
-          }}
-          isInvalid={!!error}
-          validationBehavior="aria"
-        >
-          <TextArea
-            ref={ref}
-            placeholder="Ask Anything"
-            rows={1}
-            onKeyDown={onKeyDown}
-            onPaste={attachments ? onPaste : undefined}
-            aria-describedby={error ? 'chat-input-error' : undefined}
-            className={cx(
-              'block max-h-[120px] min-h-[50px] w-full resize-none bg-transparent px-2 py-3 text-base outline-none placeholder:text-gray-500 dark:placeholder:text-gray-400',
-              isNewChat && 'max-h-[130px] lg:max-h-[200px] 2xl:max-h-[300px]',
-            )}
-          />
-        </TextField>
-        {attachments?.stage && <UploadOverlay stage={attachments.stage} />}
+          <TextField
+            aria-label="Message"
+            value={text}
+            onChange={(v) => {
+              setText(v);
+              if (error && v.trim()) setError(null);
+            }}
+            isInvalid={!!error}
+            validationBehavior="aria"
+          >
+            <TextArea
+              ref={ref}
+              placeholder="Ask Anything"
+              rows={1}
+              onKeyDown={onKeyDown}
+              onPaste={attachments ? onPaste : undefined}
+              aria-describedby={error ? 'chat-input-error' : undefined}
+              className={cx(
+                'block max-h-[120px] min-h-[50px] w-full resize-none bg-transparent px-2 py-3 text-base outline-none placeholder:text-gray-500 dark:placeholder:text-gray-400',
+                isNewChat && 'max-h-[130px] lg:max-h-[200px] 2xl:max-h-[300px]',
+              )}
+            />
+          </TextField>
+          {attachments?.stage && <UploadOverlay stage={attachments.stage} />}
         </div>
         <div className="flex items-center gap-1">
           {attachments && <AttachButton isDisabled={!canAttach} onFiles={attachments.onAdd} />}

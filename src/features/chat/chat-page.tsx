@@ -4,6 +4,7 @@ import { useSelector } from '@xstate/react';
 import { shallowEqual } from '../../lib/shallow-equal';
 import { LogOut } from 'lucide-react';
 import { headerTitle, type OptionFeature } from '../../../machines/chat-screen.machine';
+import { uploadStageOf } from '../../../machines/upload.machine';
 import { ProfileMenu } from '../../session/profile-menu';
 import { useSession } from '../../session/session';
 import { useFrameSelector } from '../../lib/use-frame-selector';
@@ -65,11 +66,19 @@ function ChatScreen() {
       browsing: s.can({ type: 'option.toggle', feature: 'browsing' }),
       imageGeneration: s.can({ type: 'option.toggle', feature: 'imageGeneration' }),
       reasoning: s.can({ type: 'reasoning.toggle' }),
+      // The screen's own guard reads only whether files are attaching (the send child judges the text).
+      sendAllowed: s.can({ type: 'message.submit', text: '' }),
     }),
     shallowEqual,
   );
   const chat = useChatSendView(screen);
   const share = useSelector(screen, (s) => s.children.share);
+  const upload = useSelector(screen, (s) => s.children.upload)!;
+  const attached = useSelector(
+    upload,
+    (s) => ({ files: s.context.files, deletingId: s.context.deletingDocumentId, canDelete: !s.hasTag('deleting'), stage: uploadStageOf(s) }),
+    shallowEqual,
+  );
   const documents = useSelector(screen, (s) => s.children.documents)!;
   const docs = useSelector(
     documents,
@@ -91,6 +100,7 @@ function ChatScreen() {
   const submit = (text: string) => {
     const options = screen.getSnapshot().context.options;
     // The send child decides whether it takes a message now (not while replying, text not blank).
+    if (!screen.getSnapshot().can({ type: 'message.submit', text })) return false;
     if (!chat.send.getSnapshot().can({ type: 'message.submit', text, ...options })) return false;
     screen.send({ type: 'message.submit', text });
     // The pasted prompt has been sent: a box drawn afresh (the new conversation's) must not show it again.
@@ -121,6 +131,12 @@ function ChatScreen() {
     onSubmit: submit,
     stop: chat.status.busy ? { canStop: chat.status.canStop, onStop: () => screen.send({ type: 'reply.stop' }) } : undefined,
     onOpenPrompts: () => screen.send({ type: 'prompts.open' }),
+    isAttaching: !ui.sendAllowed,
+    attachments: {
+      ...attached,
+      onAdd: (files: File[]) => screen.send({ type: 'files.add', files }),
+      onDelete: (id: string) => screen.send({ type: 'file.delete', id }),
+    },
     fill,
   };
   const listed = list.conversations.find((c) => c.id === conversationId)?.title;

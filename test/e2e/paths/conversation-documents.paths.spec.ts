@@ -1,0 +1,132 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Download, type Page } from '@playwright/test';
+import { DOCUMENT_DELETE_FAILED, DOCUMENT_DELETED, DOCUMENTS_FETCH_FAILED } from '../../../contract/documents-constants';
+import { DOCUMENT_DOWNLOAD_FAILED, documentsLabel } from '../../../machines/conversation-documents.machine';
+import { coverageOf, formatCoverage } from '../../model/support/model-paths';
+import { accounts, signInAndLand } from '../helpers/accounts';
+import { textDocument, uploadDocument, waitUntilProcessed } from '../helpers/documents-api';
+import { conversationDocumentsMachine, conversationDocumentsPaths as paths } from './conversation-documents.paths-model';
+import { createConversationByApi, errorEnvelope, signedInToken, unique, type Step } from './paths-support';
+
+/**
+ * The conversation-documents machine's generated paths (machines/conversation-documents.machine.ts, the model in
+ * conversation-documents.paths-model.ts), driven through the real header button and Attached Documents modal of a
+ * conversation the test makes with one uploaded note. The list, the delete and the download come from the real
+ * server; generated only locally (no E2E_BASE_URL), forced with stubs: each of them answering 500.
+ */
+const LIST = (url: URL) => url.pathname === '/api/v1/documents/';
+const ANY_DOCUMENT = (url: URL) => url.pathname.startsWith('/api/v1/documents/');
+const FILE = (url: URL) => /^\/api\/v1\/documents\/[^/]+\/file$/.test(url.pathname);
+const dialog = (page: Page) => page.getByRole('dialog', { name: 'Attached Documents' });
+const confirm = (page: Page) => page.getByRole('alertdialog', { name: 'Delete Document' });
+const fail = (page: Page, match: (url: URL) => boolean, method: string) =>
+  page.route(match, (route) => (route.request().method() === method ? route.fulfill(errorEnvelope(500, 'Internal Server Error')) : route.fallback()));
+
+interface Run {
+  page: Page;
+  name: string;
+  sentence: string;
+  /** What the server holds. */
+  count: number;
+  download: Promise<Download> | null;
+}
+
+async function perform(run: Run, event: Step, next: Step | undefined) {
+  const { page, name } = run;
+  const failsNext = (type: string) => next?.type === `xstate.error.actor.${type}`;
+  switch (event.type) {
+    case 'xstate.done.actor.loadDocuments':
+      await page.unroute(LIST);
+      await expect(page.getByRole('button', { name: documentsLabel(run.count), exact: true })).toBeVisible();
+      if (await dialog(page).isVisible()) await expect(dialog(page).getByRole('button', { name: `Download ${name}` })).toBeVisible();
+      return;
+    case 'xstate.error.actor.loadDocuments':
+      await expect(page.getByText(DOCUMENTS_FETCH_FAILED).first()).toBeVisible();
+      await page.unroute(LIST);
+      return;
+    case 'documents.open':
+      if (failsNext('loadDocuments')) await fail(page, LIST, 'GET');
+      await page.getByRole('button', { name: /^\d+ Documents?$/ }).click();
+      await expect(dialog(page)).toBeVisible();
+      return;
+    case 'documents.retry':
+      if (failsNext('loadDocuments')) await fail(page, LIST, 'GET');
+      await dialog(page).getByRole('button', { name: 'Try again' }).click();
+      // A path may end here: the list then comes as on the first try.
+      if (!next) await expect(dialog(page).getByRole('button', { name: `Download ${name}` })).toBeVisible();
+      return;
+    case 'documents.close':
+      await page.keyboard.press('Escape');
+      await expect(dialog(page)).toHaveCount(0);
+      await expect(page.getByRole('button', { name: documentsLabel(run.count), exact: true })).toBeVisible();
+      return;
+    case 'document.delete':
+      await dialog(page).getByRole('button', { name: `Delete ${name}` }).click();
+      await expect(confirm(page)).toContainText(name);
+      return;
+    case 'delete.cancel':
+      await confirm(page).getByRole('button', { name: 'Cancel' }).click();
+      await expect(confirm(page)).toHaveCount(0);
+      await expect(dialog(page).getByRole('button', { name: `Download ${name}` })).toBeVisible();
+      return;
+    case 'delete.confirm':
+      if (failsNext('deleteDocument')) await fail(page, ANY_DOCUMENT, 'DELETE');
+      await confirm(page).getByRole('button', { name: 'Delete' }).click();
+      return;
+    case 'xstate.done.actor.deleteDocument':
+      run.count = 0;
+      await expect(page.getByText(DOCUMENT_DELETED)).toBeVisible();
+      await expect(dialog(page).getByRole('button', { name: `Download ${name}` })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: documentsLabel(0), exact: true })).toBeVisible();
+      return;
+    case 'xstate.error.actor.deleteDocument':
+      await expect(page.getByText(DOCUMENT_DELETE_FAILED)).toBeVisible();
+      await expect(dialog(page).getByRole('button', { name: `Download ${name}` })).toBeVisible();
+      await page.unroute(ANY_DOCUMENT);
+      return;
+    case 'document.download':
+      if (failsNext('downloadDocument')) await fail(page, FILE, 'GET');
+      else run.download = page.waitForEvent('download');
+      await dialog(page).getByRole('button', { name: `Download ${name}` }).click();
+      return;
+    case 'xstate.done.actor.downloadDocument': {
+      const download = await run.download!;
+      expect(download.suggestedFilename()).toBe(name);
+      expect(await readFile(await download.path(), 'utf8')).toContain(run.sentence);
+      return;
+    }
+    case 'xstate.error.actor.downloadDocument':
+      await expect(page.getByText(DOCUMENT_DOWNLOAD_FAILED)).toBeVisible();
+      await page.unroute(FILE);
+      return;
+    default:
+      throw new Error(`no browser step for ${event.type}`);
+  }
+}
+
+test.describe('conversation-documents paths (generated from machines/conversation-documents.machine.ts)', () => {
+  test.afterAll(() => {
+    console.log(
+      formatCoverage('conversation-documents (e2e paths)', coverageOf(conversationDocumentsMachine, paths as never), paths.length),
+    );
+  });
+
+  for (const path of paths) {
+    test(path.description, async ({ page, request }) => {
+      test.slow();
+      await signInAndLand(page, accounts.user, /\/chat$/);
+      const token = await signedInToken(page);
+      const conversationId = await createConversationByApi(request, token, unique('A conversation with a note'));
+      const code = Math.random().toString(36).slice(2, 8);
+      const run: Run = { page, name: `note-${code}.txt`, sentence: `Note ${code} says the meeting moved to Thursday.`, count: 1, download: null };
+      const uploaded = await uploadDocument(request, token, conversationId, textDocument(run.name, run.sentence));
+      await waitUntilProcessed(request, token, uploaded.id);
+      if (path.events[0]?.type === 'xstate.error.actor.loadDocuments') await fail(page, LIST, 'GET');
+      // The path starts when the conversation opens (its list loads).
+      await page.goto(`/chat?id=${encodeURIComponent(conversationId)}`);
+      for (const [i, event] of path.events.entries()) {
+        await test.step(event.type, () => perform(run, event, path.events[i + 1]));
+      }
+    });
+  }
+});
