@@ -10,6 +10,7 @@ import * as departmentNames from './2026-11-24-02-department-names';
 import * as activations from './2026-11-24-03-activations';
 import * as usageReports from './2026-11-24-04-usage-reports';
 import * as documents from './2026-11-24-05-documents';
+import * as documentSearch from './2026-11-24-06-document-search';
 
 /** Every migration, in order. Listed by hand: no filesystem glob, so bundlers and tsx see them all. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-03-activations': activations,
   '2026-11-24-04-usage-reports': usageReports,
   '2026-11-24-05-documents': documents,
+  '2026-11-24-06-document-search': documentSearch,
 };

@@ -95,26 +95,77 @@ export async function searchableDocuments(
 }
 
 /**
+ * Passages ranked at most, roughly: the question's words are searched rarest first, and words that would bring
+ * the count of passages to rank above this are left out (the rarest is always kept). A word most passages hold
+ * says little about which passage answers, while ranking every passage holding it cost tens of milliseconds.
+ */
+const RANKED_PASSAGES_BUDGET = 2_000;
+
+/** The question's words to search: rarest first, within the budget. `counts`: passages holding each word. */
+function withinBudget(terms: readonly string[], counts: ReadonlyMap<string, number>): string[] {
+  // A word the counts do not know is rare (or, on SQLite, matches only with its accents folded): kept first.
+  const byRarity = [...terms].sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0));
+  const kept: string[] = [];
+  let ranked = 0;
+  for (const term of byRarity) {
+    ranked += counts.get(term) ?? 0;
+    if (kept.length > 0 && ranked > RANKED_PASSAGES_BUDGET) break;
+    kept.push(term);
+  }
+  return kept;
+}
+
+/** SQLite: how many passages hold each word, from the index itself (fts5vocab, exact). */
+async function sqliteTermCounts(db: Kysely<Database>, terms: readonly string[]): Promise<Map<string, number>> {
+  const { rows } = await sql<{ term: string; doc: number }>`
+    select term, doc from document_chunks_fts_terms where term in (${sql.join([...terms])})`.execute(db);
+  return new Map(rows.map((r) => [r.term, Number(r.doc)]));
+}
+
+/**
+ * PostgreSQL: how many passages hold each common word, estimated from the planner's statistics of the `search`
+ * column (ANALYZE keeps its most common words with their share of rows; autovacuum refreshes them). Words not
+ * among them are rarer than all of those. A catalog read, no scan.
+ */
+async function postgresTermCounts(db: Kysely<Database>): Promise<Map<string, number>> {
+  const { rows } = await sql<{ elems: string[] | null; freqs: number[] | null; total: number }>`
+    select s.most_common_elems::text::text[] as elems, s.most_common_elem_freqs as freqs, greatest(c.reltuples, 0) as total
+    from pg_class c
+    left join pg_stats s on s.schemaname = current_schema() and s.tablename = c.relname and s.attname = 'search'
+    where c.oid = 'document_chunks'::regclass`.execute(db);
+  const row = rows[0];
+  const counts = new Map<string, number>();
+  if (!row?.elems || !row.freqs) return counts;
+  row.elems.forEach((term, i) => counts.set(term, Number(row.freqs![i]) * Number(row.total)));
+  return counts;
+}
+
+/**
  * Full-text matches of any of `terms` (letters and digits only, see retrieval.ts, so they are safe inside the
- * FTS5 and tsquery syntax), best first: bm25 on SQLite (FTS5, every term quoted), ts_rank_cd on PostgreSQL
- * (written as the GIN index's expression, to_tsvector('simple', content)).
+ * FTS5 and tsquery syntax), best first: bm25 on SQLite (FTS5, every term quoted, words most passages hold left
+ * out), ts_rank_cd on PostgreSQL (over the stored `search` tsvector, migration 2026-11-24-06).
  */
 export async function searchChunksText(db: Kysely<Database>, scope: ChunkScope, terms: readonly string[], limit: number): Promise<ChunkHit[]> {
   if (terms.length === 0) return [];
   if (isPostgres(db)) {
-    const query = terms.join(' | ');
+    const query = withinBudget(terms, await postgresTermCounts(db)).join(' | ');
+    // Matches come from the GIN index first (materialized: left to itself, the planner walked the scope's every
+    // passage by document and tested each, 30 ms for 10,000); the budget above keeps them few.
     const { rows } = await sql<ChunkHit>`
-      select c.rid, c.document_id, d.filename, c.content, c.place,
-             ts_rank_cd(to_tsvector('simple', c.content), q.query) as score
-      from documents d
-      join document_chunks c on c.document_id = d.id
-      cross join (select to_tsquery('simple', ${query}) as query) q
-      where ${scopeWhere(scope)} and to_tsvector('simple', c.content) @@ q.query
-      order by score desc, c.rid
+      with hits as materialized (
+        select c.rid, c.document_id, c.content, c.place, ts_rank_cd(c.search, to_tsquery('simple', ${query})) as score
+        from document_chunks c
+        where c.search @@ to_tsquery('simple', ${query})
+      )
+      select c.rid, c.document_id, d.filename, c.content, c.place, c.score
+      from hits c
+      join documents d on d.id = c.document_id
+      where ${scopeWhere(scope)}
+      order by c.score desc, c.rid
       limit ${limit}`.execute(db);
     return rows.map((r) => ({ ...r, score: Number(r.score) }));
   }
-  const query = terms.map((t) => `"${t}"`).join(' OR ');
+  const query = withinBudget(terms, await sqliteTermCounts(db, terms)).map((t) => `"${t}"`).join(' OR ');
   const { rows } = await sql<ChunkHit>`
     select c.rid, c.document_id, d.filename, c.content, c.place, -bm25(document_chunks_fts) as score
     from document_chunks_fts f
