@@ -3,7 +3,14 @@ import type { Kysely } from 'kysely';
 import { sender } from '../../contract/chat';
 import { SHARE_NOT_FOUND, type ShareLink, type SharedConversation } from '../../contract/shares';
 import type { Database } from '../db/database';
-import { findShare, listSharedMessages, replaceSharedMessages, upsertShare } from '../db/repositories/shares';
+import {
+  findShare,
+  findShareOfConversation,
+  listSharedMessages,
+  replaceSharedMessages,
+  upsertShare,
+  type ShareRecord,
+} from '../db/repositories/shares';
 import type { UserRecord } from '../db/repositories/users';
 import { isoNow } from '../db/timestamps';
 import { inTransaction } from '../db/transaction';
@@ -45,10 +52,27 @@ export async function shareConversation(
 }
 
 /**
- * A shared conversation, for signed-in people of the conversation's organisation only: the link is for
- * colleagues, and a conversation's text must not leave its organisation. A superuser (no organisation) sees only
- * the shares of superusers' conversations, never an organisation's. Anyone else gets the same 404 as for an
- * unknown link (not 403): the answer does not confirm that the link exists.
+ * The one rule for who may read a share: signed-in people of the conversation's organisation only (the link is for
+ * colleagues, and a conversation's text must not leave its organisation). A superuser (no organisation) reads only
+ * the shares of superusers' conversations (null matches null), never an organisation's.
+ */
+export function mayReadShare(viewer: Pick<UserRecord, 'client_id'>, share: Pick<ShareRecord, 'client_id'>): boolean {
+  return share.client_id === viewer.client_id;
+}
+
+/** The conversation's share when there is one and the viewer may read it (mayReadShare); otherwise undefined. */
+export async function findReadableShareOfConversation(
+  db: Kysely<Database>,
+  viewer: Pick<UserRecord, 'client_id'>,
+  conversationId: string,
+): Promise<ShareRecord | undefined> {
+  const share = await findShareOfConversation(db, conversationId);
+  return share && mayReadShare(viewer, share) ? share : undefined;
+}
+
+/**
+ * A shared conversation, for whoever mayReadShare. Anyone else gets the same 404 as for an unknown link (not 403):
+ * the answer does not confirm that the link exists.
  */
 export async function readSharedConversation(
   db: Kysely<Database>,
@@ -56,7 +80,7 @@ export async function readSharedConversation(
   shareId: string,
 ): Promise<SharedConversation> {
   const share = await findShare(db, shareId);
-  if (!share || share.client_id !== viewer.client_id) throw new NotFoundError(SHARE_NOT_FOUND);
+  if (!share || !mayReadShare(viewer, share)) throw new NotFoundError(SHARE_NOT_FOUND);
   const messages = await listSharedMessages(db, share.id);
   return {
     conversation: { id: share.conversation_id, title: share.title, created_at: share.conversation_created_at },

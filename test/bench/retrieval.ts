@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import { insertConversation } from '../../server/db/repositories/conversations';
-import { replaceDocumentChunks, searchableDocuments, searchChunksVector, type NewChunk } from '../../server/db/repositories/document-chunks';
+import { refreshChunkStatistics, replaceDocumentChunks, searchableDocuments, searchChunksVector, type NewChunk } from '../../server/db/repositories/document-chunks';
 import { updateDocument } from '../../server/db/repositories/documents';
 import { inTransaction } from '../../server/db/transaction';
 import { unitLength } from '../../server/services/embeddings';
@@ -83,7 +82,7 @@ async function measureOne(pgUrl: string | undefined): Promise<RetrievalTiming> {
 
     const { db } = bench.ctx;
     // The statistics autovacuum gathers within a minute of this many inserts; retrieval reads its common words.
-    if (pgUrl) await sql`analyze document_chunks`.execute(db);
+    await refreshChunkStatistics(db);
     const textTimes: number[] = [];
     let passages = 0;
     for (let q = 0; q < QUESTIONS + 5; q++) {

@@ -215,3 +215,8 @@ export async function scopeHasVectors(db: Kysely<Database>, scope: ChunkScope): 
     limit 1`.execute(db);
   return rows.length > 0;
 }
+
+/** PostgreSQL: gathers the `search` column's common words now (autovacuum does within a minute of many inserts). */
+export async function refreshChunkStatistics(db: Kysely<Database>): Promise<void> {
+  if (isPostgres(db)) await sql`analyze document_chunks`.execute(db);
+}

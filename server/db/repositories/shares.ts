@@ -52,13 +52,21 @@ export async function replaceSharedMessages(db: Kysely<Database>, shareId: strin
     .execute();
 }
 
-export async function findShare(db: Kysely<Database>, id: string): Promise<ShareRecord | undefined> {
+/** Shares with their conversation's organisation: what a reader is checked against. */
+function selectShares(db: Kysely<Database>) {
   return db
     .selectFrom('shares as s')
     .innerJoin('conversations as c', 'c.id', 's.conversation_id')
-    .select(['s.id', 's.conversation_id', 's.title', 's.snapshot_at', 'c.client_id', 'c.created_at as conversation_created_at'])
-    .where('s.id', '=', id)
-    .executeTakeFirst();
+    .select(['s.id', 's.conversation_id', 's.title', 's.snapshot_at', 'c.client_id', 'c.created_at as conversation_created_at']);
+}
+
+export async function findShare(db: Kysely<Database>, id: string): Promise<ShareRecord | undefined> {
+  return selectShares(db).where('s.id', '=', id).executeTakeFirst();
+}
+
+/** The conversation's share, if it has one (one per conversation; it goes when the conversation is deleted). */
+export async function findShareOfConversation(db: Kysely<Database>, conversationId: string): Promise<ShareRecord | undefined> {
+  return selectShares(db).where('s.conversation_id', '=', conversationId).executeTakeFirst();
 }
 
 /** Oldest first, as the conversation showed them. */
