@@ -42,6 +42,13 @@ export const UNREADABLE_UPLOAD = 'The upload could not be read. Please try again
 /** `?download=1` on GET /documents/{id}: the file itself, like .../file. */
 const documentQuery = z.object({ download: choiceField('download', ['1', 'true']).optional() });
 
+/** Who may download (GET /documents/{id}/file and ?download=1): the owner, and the readers of a shared conversation. */
+const SHARED_DOWNLOAD =
+  "Besides its owner, a signed-in person who may read a share of the document's conversation (the same rule as " +
+  "GET /shares/{shareId}: the conversation's organisation; a superuser's shares for superusers) may download it, " +
+  "while the share exists and if the document was there when the share's snapshot was taken: the shared page's " +
+  'document cards. Anyone else, and an unknown id, is 404.';
+
 const UPLOAD_DESCRIPTION =
   'multipart/form-data with one file in the field `file`. Accepted: .jpeg .jpg .png .pdf .txt .docx .xlsx .pptx ' +
   '.csv .md .mp3 .m4a, checked by content as well as by name (415 otherwise); above UPLOAD_MAX_MB 413. `user_id`, ' +
@@ -159,7 +166,9 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext, guar
         onRequest: auth,
         schema: {
           summary: 'One of my documents (with its ingestion status), or with ?download=1 the file itself',
-          description: "With `download=1` the answer is the file, as from GET /documents/{id}/file. Another user's document is 404.",
+          description:
+            'With `download=1` the answer is the file, as from GET /documents/{id}/file, under the same rule: ' +
+            `${SHARED_DOWNLOAD} Without it, another user's document is 404 (details are the owner's only).`,
           tags,
           params: idParams,
           querystring: documentQuery,
@@ -183,8 +192,8 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext, guar
       {
         onRequest: auth,
         schema: {
-          summary: 'Download one of my documents with its name',
-          description: "Content-Type is the document's; Content-Disposition attachment. Another user's document is 404.",
+          summary: 'Download one of my documents, or one of a conversation shared with me, with its name',
+          description: `Content-Type is the document's; Content-Disposition attachment. ${SHARED_DOWNLOAD}`,
           tags,
           params: idParams,
           response: { 200: z.string().describe('The file'), ...errorResponses(404) },

@@ -7,6 +7,7 @@ import { documentMarker, imageMarker } from '../../contract/markers';
 import type { AppContext } from '../context';
 import {
   deleteOwnDocument,
+  findDocument,
   findDocumentByFileKey,
   findOwnDocument,
   insertDocument,
@@ -20,6 +21,7 @@ import { CONVERSATION_NOT_FOUND, requireOwnConversation } from './chat';
 import { removeStoredFiles } from './documents-files';
 import { ForbiddenError, NotFoundError } from './errors';
 import { newStorageKey } from './file-storage';
+import { findReadableShareOfConversation } from './shares';
 import { checkUpload, isInlineImage } from './upload-check';
 
 export const NOT_YOUR_USER_ID = 'user_id must be your own: files are always uploaded and deleted as the signed-in user';
@@ -219,9 +221,24 @@ async function openStored(ctx: AppContext, record: DocumentRecord | undefined): 
   }
 }
 
-/** GET /documents/{id}/file (and ?download=1): the owner's file. */
+/**
+ * The owner's document, or one of a shared conversation for whoever may read that share (the shared page's document
+ * cards download with the viewer's token). Only while the conversation has a share, and only documents that were
+ * there when its snapshot was taken: a file added after sharing is in no shared message and stays the owner's.
+ * Everything else is undefined, as for an unknown id.
+ */
+async function findDownloadableDocument(ctx: AppContext, user: UserRecord, id: string): Promise<DocumentRecord | undefined> {
+  const record = await findDocument(ctx.db, id);
+  if (!record || record.user_id === user.id) return record;
+  if (record.conversation_id === null) return undefined;
+  const share = await findReadableShareOfConversation(ctx.db, user, record.conversation_id);
+  // ISO-8601 UTC text on both databases: compares as text.
+  return share && record.created_at <= share.snapshot_at ? record : undefined;
+}
+
+/** GET /documents/{id}/file (and ?download=1): the owner's file, or a shared conversation's for its readers. */
 export async function openDocumentFile(ctx: AppContext, user: UserRecord, id: string): Promise<OpenedFile> {
-  return openStored(ctx, await findOwnDocument(ctx.db, user.id, id));
+  return openStored(ctx, await findDownloadableDocument(ctx, user, id));
 }
 
 /** GET /files/{key}: whoever holds the key (an <img> cannot send a token); unknown keys are 404. */

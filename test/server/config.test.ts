@@ -73,6 +73,7 @@ describe('loadConfig: the chat model', () => {
       firstTokenTimeoutMs: 30_000,
       maxTokens: undefined,
       reasoning: 'auto',
+      vision: 'auto',
       historyTokens: 8_000,
       prices: {},
       offlineTokenDelayMs: 25,

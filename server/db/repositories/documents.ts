@@ -18,7 +18,10 @@ export async function insertDocument(db: Kysely<Database>, input: NewDocument): 
   return row;
 }
 
-/** Any document by id: for ingestion and other work outside a request. Requests use findOwnDocument. */
+/**
+ * Any document by id: for ingestion and other work outside a request, and for a download whose reader the service
+ * checks itself (owner, or reader of the conversation's share). Other requests use findOwnDocument.
+ */
 export async function findDocument(db: Kysely<Database>, id: string): Promise<DocumentRecord | undefined> {
   return db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
 }
