@@ -4,6 +4,7 @@ import { uploadFailureText } from '../../machines/upload.machine';
 import { accounts, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { assistantMessages, expectReplyComplete, messageBox, startConversation, unique } from './paths/paths-support';
+import { dropFiles, pasteFiles, type PageFile } from './paths/upload.page-files';
 
 /**
  * The input box's attachments (spec chat-and-session.md "Chat input box", "Upload progress stages", section 5
@@ -12,52 +13,16 @@ import { assistantMessages, expectReplyComplete, messageBox, startConversation, 
  * for at least 6 s), so each upload here takes about that long.
  */
 
-/** A file given to the page: dropped, pasted or picked. */
-interface PageFile {
-  name: string;
-  type: string;
-  /** base64 */
-  data: string;
-}
-
-const text = (name: string, body: string): PageFile => ({ name, type: 'text/plain', data: Buffer.from(body, 'utf8').toString('base64') });
+const text = (name: string, body: string): PageFile => ({ name, mimeType: 'text/plain', buffer: Buffer.from(body, 'utf8') });
 /** A real 1x1 PNG (the server checks the content, not the name). */
-const PNG_1X1 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const sendButton = (page: Page) => page.getByRole('button', { name: 'Send message' });
 const attachedFiles = (page: Page) => page.getByRole('list', { name: 'Attached files' });
 const overlay = (page: Page) => page.getByRole('status').filter({ hasText: /Uploading|Chunking text|Creating embeddings|Saving chunks/ });
-
-/** Drags the files over the input box (the dashed border shows), then drops them, as a person does. */
-async function dropFiles(page: Page, files: PageFile[]) {
-  const transfer = await page.evaluateHandle((list) => {
-    const dt = new DataTransfer();
-    for (const f of list) {
-      const bytes = Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0));
-      dt.items.add(new File([bytes], f.name, { type: f.type }));
-    }
-    return dt;
-  }, files);
-  const box = messageBox(page);
-  await box.dispatchEvent('dragenter', { dataTransfer: transfer });
-  await expect(page.locator('form [data-dragging]')).toHaveCSS('border-style', 'dashed');
-  await box.dispatchEvent('dragover', { dataTransfer: transfer });
-  await box.dispatchEvent('drop', { dataTransfer: transfer });
-  await expect(page.locator('form [data-dragging]')).toHaveCount(0);
-}
-
-/** Pastes the files into the text area with no text, as a screenshot pasted from the clipboard. */
-async function pasteFiles(page: Page, files: PageFile[]) {
-  await messageBox(page).evaluate((el, list) => {
-    const dt = new DataTransfer();
-    for (const f of list) {
-      const bytes = Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0));
-      dt.items.add(new File([bytes], f.name, { type: f.type }));
-    }
-    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-  }, files);
-}
 
 test.describe('attachments in the input box', () => {
   test('a dropped document shows the stages, is listed, goes with the question and is quoted and cited', async ({ page }) => {
@@ -106,7 +71,7 @@ test.describe('attachments in the input box', () => {
     await expect(page.getByRole('button', { name: '0 Documents', exact: true })).toBeVisible();
 
     const image = `screenshot-${Math.random().toString(36).slice(2, 8)}.png`;
-    await pasteFiles(page, [{ name: image, type: 'image/png', data: PNG_1X1 }]);
+    await pasteFiles(page, [{ name: image, mimeType: 'image/png', buffer: PNG_1X1 }]);
     await expect(overlay(page)).toHaveText(/Uploading/);
     await expect(page.getByText(DOCUMENT_UPLOADED)).toBeVisible({ timeout: 30_000 });
     const item = attachedFiles(page).getByRole('listitem').filter({ hasText: image });
@@ -120,7 +85,7 @@ test.describe('attachments in the input box', () => {
     await expectNoAxeViolations(page);
 
     // A file whose content is not an accepted type: refused by the server, with its reason.
-    await dropFiles(page, [{ name: 'tool.txt', type: 'text/plain', data: Buffer.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00]).toString('base64') }]);
+    await dropFiles(page, [{ name: 'tool.txt', mimeType: 'text/plain', buffer: Buffer.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00]) }]);
     await expect(overlay(page)).toHaveText(/Uploading/);
     await expect(page.getByText(/^Failed to upload document: /)).toBeVisible({ timeout: 30_000 });
     await expect(attachedFiles(page).getByRole('listitem')).toHaveCount(1);

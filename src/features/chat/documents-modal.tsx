@@ -5,6 +5,7 @@ import { Button as AriaButton } from 'react-aria-components/Button';
 import { Download, FileText, Trash2 } from 'lucide-react';
 import type { DocumentView } from '../../../contract/documents';
 import type { conversationDocumentsMachine } from '../../../machines/conversation-documents.machine';
+import { fileTypeLabel } from '../../lib/file-type-label';
 import { formatDateTime } from '../../lib/format-date';
 import { formatFileSize } from '../../lib/format-file-size';
 import { shallowEqual } from '../../lib/shallow-equal';
@@ -21,12 +22,6 @@ type DocumentsRef = ActorRefFrom<typeof conversationDocumentsMachine>;
 export interface DocumentsModalProps {
   /** The chat screen's `documents` child, whose modal region is open. */
   documents: DocumentsRef;
-}
-
-/** The type people read: the file's extension in capitals (PDF, DOCX), else its MIME type. */
-function typeLabel(doc: DocumentView): string {
-  const dot = doc.filename.lastIndexOf('.');
-  return dot > 0 && dot < doc.filename.length - 1 ? doc.filename.slice(dot + 1).toUpperCase() : doc.type;
 }
 
 /** Where the document is when it cannot be asked about yet (or never will). */
@@ -114,7 +109,7 @@ export function DocumentsModal({ documents }: DocumentsModalProps) {
                         {doc.filename}
                       </AriaButton>
                       <p className="text-xs text-gray-600 dark:text-gray-400">
-                        {formatFileSize(doc.size)} · {typeLabel(doc)} · {formatDateTime(doc.created_at)}
+                        {formatFileSize(doc.size)} · {fileTypeLabel(doc.filename, doc.type)} · {formatDateTime(doc.created_at)}
                       </p>
                       {status && (
                         <p className={`text-xs ${doc.status === 'failed' ? 'text-red-700 dark:text-red-400' : 'text-amber-700 dark:text-amber-300'}`}>

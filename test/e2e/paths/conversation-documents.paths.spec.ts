@@ -56,6 +56,8 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       if (!next) await expect(dialog(page).getByRole('button', { name: `Download ${name}` })).toBeVisible();
       return;
     case 'documents.close':
+      // After a delete the focus comes back into the dialog once the confirmation has gone; Escape needs it there.
+      await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
       await page.keyboard.press('Escape');
       await expect(dialog(page)).toHaveCount(0);
       await expect(page.getByRole('button', { name: documentsLabel(run.count), exact: true })).toBeVisible();

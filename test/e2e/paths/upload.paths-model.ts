@@ -1,6 +1,6 @@
 import { initialTransition, transition, type SnapshotFrom } from 'xstate';
 import type { DocumentView } from '../../../contract/documents';
-import { MAX_DOCUMENTS_PER_MESSAGE, uploadContentMismatch, type DocumentStatus } from '../../../contract/documents-constants';
+import { MAX_DOCUMENTS_PER_MESSAGE, UPLOAD_TYPE_REFUSED, uploadContentMismatch, type DocumentStatus } from '../../../contract/documents-constants';
 import { CLOCK_STATES, uploadMachine } from '../../../machines/upload.machine';
 import { isLocalServer } from '../helpers/accounts';
 import { coveringPaths, maximalPaths, type Step, type StepPath } from './paths-support';
@@ -34,14 +34,16 @@ export interface FileSet {
 const note = (name: string): ModelFile => ({ name, type: 'text/plain', refusal: null });
 
 /**
- * What the person adds, and how. The refusal is the real server's (content checked, not the name), so it happens
- * on any deployment; an image is ready the moment it is stored (nothing to ingest), a text file is ingested.
+ * What the person adds, and how. Refusals are the real server's (content checked, not the name), so they happen on
+ * any deployment. Every stored upload is ingested (an image too), so only a batch refused whole has nothing to
+ * watch.
  */
 export const FILE_SETS = {
   picked: { via: 'picker', files: [note('minutes.txt')] },
   pasted: { via: 'paste', files: [{ name: 'screenshot.png', type: 'image/png', refusal: null }] },
   // One accepted, one whose content is not text (a program renamed .txt).
   dropped: { via: 'drop', files: [note('agenda.txt'), { name: 'tool.txt', type: 'text/plain', refusal: uploadContentMismatch('.txt') }] },
+  refused: { via: 'picker', files: [{ name: 'setup.exe', type: 'application/octet-stream', refusal: UPLOAD_TYPE_REFUSED }] },
   tooMany: { via: 'drop', files: Array.from({ length: MAX_DOCUMENTS_PER_MESSAGE + 1 }, (_, i) => note(`page-${i + 1}.txt`)) },
 } satisfies Record<string, FileSet>;
 export type FileSetName = keyof typeof FILE_SETS;
@@ -95,7 +97,7 @@ function eventsFor(s: Snap): Step[] {
   }
   if (!s.hasTag('attaching')) {
     // At most two batches listed: more adds no transition, only browser time.
-    const adds = c.files.length < 2 ? (['picked', 'pasted', 'dropped'] as const).map(addFiles) : [];
+    const adds = c.files.length < 2 ? (['picked', 'pasted', 'dropped', 'refused'] as const).map(addFiles) : [];
     const listed = c.files[0];
     return [
       ...adds,
@@ -115,7 +117,7 @@ function eventsFor(s: Snap): Step[] {
         output: c.batch.map((f) => {
           const file = modelFileOf(f.name);
           if (file.refusal) return { name: f.name, document: null, detail: file.refusal };
-          return { name: f.name, document: documentOf(file, file.type.startsWith('image/') ? 'ready' : 'queued', c.conversationId), detail: null };
+          return { name: f.name, document: documentOf(file, 'queued', c.conversationId), detail: null };
         }),
       };
       if (clock === 'uploading') return [stored, { type: AFTER.uploading }];
@@ -140,7 +142,7 @@ const isLocalOnly = (s: Snap, e: Step) =>
   e.type === 'xstate.error.actor.deleteDocument' || (e.type.startsWith('xstate.after.') && workOf(s) === 'sending');
 
 /**
- * The screen's ways in that one machine event stands for: each file set (picked, dropped, pasted, too many)
+ * The screen's ways in that one machine event stands for: each file set (picked, dropped, pasted; refused, too many)
  * seen to its end, a batch cancelled, and each conversation change (to a new chat, to a conversation).
  */
 function waysOf(path: { input: { conversationId: string | null }; events: Step[] }): string[] {
