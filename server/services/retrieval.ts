@@ -114,7 +114,7 @@ async function vectorHits(ctx: AppContext, scope: ChunkScope, question: string):
     });
     return await searchChunksVector(ctx.db, scope, vector, CANDIDATES);
   } catch (err) {
-    ctx.log.warn({ reason: err instanceof Error ? err.message : 'unknown' }, 'the question could not be embedded; full-text search only');
+    ctx.log.warn({ reason: err instanceof Error ? err.message : 'unknown' }, 'vector search failed (the question could not be embedded, or the search took too long); full-text search only');
     return [];
   }
 }

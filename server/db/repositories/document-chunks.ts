@@ -101,6 +101,9 @@ export async function searchableDocuments(
  */
 const RANKED_PASSAGES_BUDGET = 2_000;
 
+/** PostgreSQL's vector ranking is cancelled after this long (ms); a question then goes on with full-text alone. */
+export const POSTGRES_VECTOR_SEARCH_MS = 300;
+
 /** The question's words to search: rarest first, within the budget. `counts`: passages holding each word. */
 function withinBudget(terms: readonly string[], counts: ReadonlyMap<string, number>): string[] {
   // A word the counts do not know is rare (or, on SQLite, matches only with its accents folded): kept first.
@@ -185,14 +188,19 @@ export async function searchChunksText(db: Kysely<Database>, scope: ChunkScope, 
  */
 export async function searchChunksVector(db: Kysely<Database>, scope: ChunkScope, vector: readonly number[], limit: number): Promise<ChunkHit[]> {
   if (isPostgres(db)) {
-    const { rows } = await sql<ChunkHit>`
+    // Without pgvector this is a scan costing about 2 s at 10,000 passages of 1,536 dimensions: past the limit the
+    // statement is cancelled and the caller goes on with full-text ranking alone (see retrieval.ts).
+    const { rows } = await db.transaction().execute(async (trx) => {
+      await sql.raw(`set local statement_timeout = ${POSTGRES_VECTOR_SEARCH_MS}`).execute(trx);
+      return sql<ChunkHit>`
       select c.rid, c.document_id, d.filename, c.content, c.place,
              (select sum(a * b) from unnest(c.embedding, ${sql.val([...vector])}::real[]) as t(a, b)) as score
       from documents d
       join document_chunks c on c.document_id = d.id
       where ${scopeWhere(scope)} and c.embedding is not null and cardinality(c.embedding) = ${vector.length}
       order by score desc, c.rid
-      limit ${limit}`.execute(db);
+      limit ${limit}`.execute(trx);
+    });
     return rows.map((r) => ({ ...r, score: Number(r.score) }));
   }
   const blob = vectorValue(db, [...vector]);
