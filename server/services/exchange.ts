@@ -45,6 +45,8 @@ export interface ExchangePlan {
   edited: MessageRecord | null;
   /** The messages before the question, oldest first (at most HISTORY_MAX_MESSAGES of the newest). */
   history: MessageRecord[];
+  /** The conversation has documents (files attached, images made): only then does retrieval look at them. */
+  hasDocuments: boolean;
 }
 
 /** The rows a send has written before its reply is written. */
@@ -65,11 +67,11 @@ export interface Exchange {
 export async function planExchange(db: Kysely<Database>, user: UserRecord, request: SendMessage): Promise<ExchangePlan> {
   if (request.conversation_id === null) {
     if (request.message_id_to_edit !== null) throw new NotFoundError(MESSAGE_NOT_FOUND);
-    return { conversation: null, edited: null, history: [] };
+    return { conversation: null, edited: null, history: [], hasDocuments: false };
   }
   const found = await findOwnConversationWithLease(db, user.id, request.conversation_id);
   if (!found) throw new NotFoundError(CONVERSATION_NOT_FOUND);
-  const { answering_until: answeringUntil, ...conversation } = found;
+  const { answering_until: answeringUntil, has_documents: hasDocuments, ...conversation } = found;
   if (answeringUntil !== null && answeringUntil >= isoNow()) throw new ConflictError(CONVERSATION_BUSY, 'conversation_busy');
   let edited: MessageRecord | null = null;
   if (request.message_id_to_edit !== null) {
@@ -77,7 +79,7 @@ export async function planExchange(db: Kysely<Database>, user: UserRecord, reque
     if (!edited) throw new NotFoundError(MESSAGE_NOT_FOUND);
   }
   const history = await listLatestMessages(db, conversation.id, HISTORY_MAX_MESSAGES, edited?.seq);
-  return { conversation, edited, history };
+  return { conversation, edited, history, hasDocuments };
 }
 
 /**

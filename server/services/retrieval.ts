@@ -173,7 +173,7 @@ async function questionImages(ctx: AppContext, documents: readonly ScopeDocument
  */
 export const retrievalSource: ReplyContextSource = async (ctx, user, plan, request) => {
   const conversationId = plan.conversation?.id ?? null;
-  if (conversationId === null && request.document_ids.length === 0) return undefined;
+  if (conversationId === null ? request.document_ids.length === 0 : !plan.hasDocuments) return undefined;
   const documents = await searchableDocuments(ctx.db, user.id, conversationId, conversationId === null ? request.document_ids : []);
   if (documents.length === 0) return undefined;
   const searchable = documents.filter((d) => d.status === 'ready' && d.chunk_count > 0 && !IMAGE_EXTENSIONS.has(d.extension));

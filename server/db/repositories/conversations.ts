@@ -45,13 +45,19 @@ export async function findOwnConversationWithLease(
   db: Kysely<Database>,
   userId: string,
   id: string,
-): Promise<(ConversationRecord & { answering_until: string | null }) | undefined> {
-  return db
+): Promise<(ConversationRecord & { answering_until: string | null; has_documents: boolean }) | undefined> {
+  const row = await db
     .selectFrom('conversations')
     .select([...COLUMNS, 'answering_until'])
+    // In the same read: a send to a conversation without documents then spends no query on retrieval.
+    .select((eb) =>
+      eb.exists(eb.selectFrom('documents').select('documents.id').whereRef('documents.conversation_id', '=', 'conversations.id')).as('has_documents'),
+    )
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .executeTakeFirst();
+  // SQLite answers 0/1, PostgreSQL a boolean.
+  return row && { ...row, has_documents: Boolean(row.has_documents) };
 }
 
 /**
