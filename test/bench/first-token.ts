@@ -183,7 +183,7 @@ export interface FirstTokenSample {
 }
 
 /** The server's timings of one send (services/chat-stream.ts SendTimings), as logged at debug level. */
-type ServerTimings = Record<'start' | 'rateLimit' | 'entitlements' | 'plan' | 'systemPrompt' | 'tokens' | 'modelCalled' | 'exchange' | 'firstChunk', number>;
+type ServerTimings = Record<'start' | 'rateLimit' | 'entitlements' | 'plan' | 'context' | 'systemPrompt' | 'tokens' | 'modelCalled' | 'exchange' | 'firstChunk', number>;
 
 /** The steps of a send, in order, with what each covers (`saving` overlaps the model's own time, the rest add up). */
 const STEPS = {
@@ -191,6 +191,7 @@ const STEPS = {
   rateLimit: 'rate limit',
   entitlements: 'entitlements',
   plan: 'reading the conversation (lease, edited message) and the history',
+  context: "the reply's context: documents' passages, web pages (none here)",
   systemPrompt: 'system prompt',
   tokens: 'counting history tokens',
   toModel: 'model client until the request arrives',
@@ -209,7 +210,8 @@ function stepsOf(t: ServerTimings, result: SendResult, call: ModelCall): Record<
     rateLimit: t.rateLimit - t.start,
     entitlements: t.entitlements - t.rateLimit,
     plan: t.plan - t.entitlements,
-    systemPrompt: t.systemPrompt - t.plan,
+    context: t.context - t.plan,
+    systemPrompt: t.systemPrompt - t.context,
     tokens: t.tokens - t.systemPrompt,
     toModel: epoch(call.receivedAt) - t.tokens,
     saving: t.exchange - t.modelCalled,
