@@ -61,6 +61,8 @@ export interface BuildAppOptions {
 
 /** On close, replies still being written get this long to finish before they are cut off (and saved so). */
 const REPLY_GRACE_MS = 5_000;
+/** While closing, how often connections that have gone idle since are dropped. */
+const IDLE_REAP_MS = 100;
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = opts;
@@ -135,10 +137,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // Streams being written are in-flight requests, which close() waits for before onClose: the grace period
   // starts earlier, in preClose, so a reply stuck on a silent provider cannot hold the shutdown.
   let cutOff: NodeJS.Timeout | undefined;
+  let reaper: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
     cutOff = setTimeout(() => closing.abort(), REPLY_GRACE_MS);
+    // server.close() drops idle kept-alive connections only once. A download whose last byte has reached the
+    // client while our side still waits for the file stream's end is not idle at that instant, and would then
+    // hold the close until the client hangs up (72 s keep-alive). So idle connections are dropped until it closes.
+    reaper = setInterval(() => app.server.closeIdleConnections(), IDLE_REAP_MS);
   });
   app.addHook('onClose', async () => {
+    clearInterval(reaper);
     await ctx.background.drain();
     clearTimeout(cutOff);
     ctx.mailer.close();
