@@ -10,7 +10,7 @@ import type { Database } from './db/database';
 import { createAuthGuards } from './http/auth';
 import { installJsonParser } from './http/body';
 import { installErrorHandler } from './http/errors';
-import { isLoggerInstance, loggerOptions, type AppLogger } from './http/logger';
+import { isLoggerInstance, loggerOptions, RequestLog, type AppLogger } from './http/logger';
 import { registerOpenApi } from './http/openapi';
 import { installRequestRules, routerErrorOptions } from './http/router-errors';
 import { registerSecurityHeaders } from './http/security';
@@ -71,6 +71,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     trustProxy: config.trustProxy,
     // Tokens and ids in URLs are longer than Fastify's default of 100.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    logController: new RequestLog(),
     ...routerErrorOptions,
   };
   const app: FastifyInstance = isLoggerInstance(logger)

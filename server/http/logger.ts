@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 
 /** Fastify's logger options (pino's, plus `stream`). */
 export type AppLoggerOptions = Exclude<NonNullable<FastifyServerOptions['logger']>, boolean> & {
@@ -55,4 +55,20 @@ export function loggerOptions(level: string, overrides: AppLoggerOptions = {}): 
 
 export function isLoggerInstance(value: AppLogger | undefined): value is FastifyBaseLogger {
   return typeof value === 'object' && value !== null && typeof (value as FastifyBaseLogger).info === 'function';
+}
+
+/**
+ * One log line per request, written once it has been answered: method, address, status and time together.
+ * Fastify's default also writes a line as each request arrives, a synchronous write before the handler runs (about
+ * 0.15 ms of a send's time to first token in `npm run bench -- first-token`) that the completion line repeats.
+ */
+export class RequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const entry = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...entry, err: error }, 'request errored');
+    else reply.log.info(entry, 'request completed');
+  }
 }

@@ -32,6 +32,7 @@ import {
 } from '../services/chat';
 import { stopReply } from '../services/reply-stops';
 import { startSend } from '../services/send-message';
+import { moment } from '../services/chat-stream';
 import type { ReplyEvent } from '../services/stream-hub';
 
 /** The stream's 200, for the OpenAPI document (the route writes the raw socket itself, see sse.ts). */
@@ -170,7 +171,8 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
       },
     },
     async (request, reply) => {
-      const { control, streamId } = await startSend(ctx, currentUser(request), request.body);
+      // elapsedTime counts from when Fastify took the request up: the timings then show the server's own share.
+      const { control, streamId } = await startSend(ctx, currentUser(request), request.body, moment() - reply.elapsedTime);
       const stream = openEventStream(reply);
       stream.send(control);
       // Leaving only stops the delivery: the reply goes on being written and saved.

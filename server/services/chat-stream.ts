@@ -37,11 +37,11 @@ export interface ReplyJob {
 
 /**
  * When each step of a send ended, in ms since the epoch: comparable between processes on one host. In order:
- * start, rateLimit, entitlements, plan (conversation and history read), context (documents, tools), systemPrompt, tokens (history counted),
+ * received (Fastify took the request up), start (headers, sign-in check, body read and validated), rateLimit, entitlements, plan (conversation and history read), context (documents, tools), systemPrompt, tokens (history counted),
  * modelCalled; then exchange (the question saved, while the model works) and firstChunk.
  */
 export type SendTimings = Partial<
-  Record<'start' | 'rateLimit' | 'entitlements' | 'plan' | 'context' | 'systemPrompt' | 'tokens' | 'modelCalled' | 'exchange' | 'firstChunk', number>
+  Record<'received' | 'start' | 'rateLimit' | 'entitlements' | 'plan' | 'context' | 'systemPrompt' | 'tokens' | 'modelCalled' | 'exchange' | 'firstChunk', number>
 >;
 
 export const moment = () => performance.timeOrigin + performance.now();

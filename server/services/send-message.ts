@@ -30,12 +30,12 @@ export function requestedFeatures(request: SendMessage): Feature[] {
 }
 
 /**
- * POST /chat/messages up to the stream: every refusal (429 too many questions, 403 a feature outside the package,
+ * POST /chat/messages up to the stream (`receivedAt`: when the server took the request up, for the timings): every refusal (429 too many questions, 403 a feature outside the package,
  * 404, 409) comes from here, before anything is streamed. The model is asked as soon as the send is known to be
  * allowed, and the question saved while it works on its first token; then the reply is written in the background.
  */
-export async function startSend(ctx: AppContext, user: UserRecord, request: SendMessage): Promise<StartedSend> {
-  const timings: SendTimings = { start: moment() };
+export async function startSend(ctx: AppContext, user: UserRecord, request: SendMessage, receivedAt?: number): Promise<StartedSend> {
+  const timings: SendTimings = { received: receivedAt, start: moment() };
   await enforceRateLimit(ctx.rateLimits, `messages:user:${user.id}`, ctx.config.rateLimits.messagesPerUser, 'messages');
   timings.rateLimit = moment();
   await requireFeatures(ctx.db, user, requestedFeatures(request));

@@ -183,11 +183,12 @@ export interface FirstTokenSample {
 }
 
 /** The server's timings of one send (services/chat-stream.ts SendTimings), as logged at debug level. */
-type ServerTimings = Record<'start' | 'rateLimit' | 'entitlements' | 'plan' | 'context' | 'systemPrompt' | 'tokens' | 'modelCalled' | 'exchange' | 'firstChunk', number>;
+type ServerTimings = Record<'received' | 'start' | 'rateLimit' | 'entitlements' | 'plan' | 'context' | 'systemPrompt' | 'tokens' | 'modelCalled' | 'exchange' | 'firstChunk', number>;
 
 /** The steps of a send, in order, with what each covers (`saving` overlaps the model's own time, the rest add up). */
 const STEPS = {
-  request: 'HTTP, body, sign-in check, validation',
+  arrival: 'the request on its way until the server takes it up (connection, HTTP parsing)',
+  request: 'headers, sign-in check, body read and validated',
   rateLimit: 'rate limit',
   entitlements: 'entitlements',
   plan: 'reading the conversation (lease, edited message) and the history',
@@ -206,7 +207,8 @@ const epoch = (t: number) => performance.timeOrigin + t;
 
 function stepsOf(t: ServerTimings, result: SendResult, call: ModelCall): Record<StepName, number> {
   return {
-    request: t.start - epoch(result.sentAt),
+    arrival: t.received - epoch(result.sentAt),
+    request: t.start - t.received,
     rateLimit: t.rateLimit - t.start,
     entitlements: t.entitlements - t.rateLimit,
     plan: t.plan - t.entitlements,
