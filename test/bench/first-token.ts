@@ -2,6 +2,7 @@ import http, { createServer, type IncomingMessage, type ServerResponse } from 'n
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { freshDatabase } from './bench-database';
+import { measureHttpFloor } from './http-floor';
 import { benchSignIn, startServer } from './server-process';
 
 // Time to first token that the server adds on top of the model's own: a scripted OpenAI-compatible model
@@ -17,6 +18,8 @@ const TOKEN_INTERVAL_MS = 5;
 /** Measured sends per series, after WARMUP unmeasured ones. */
 export const SENDS = 20;
 const WARMUP = 2;
+/** Quiet between sends (the background work of the last reply is done by then), as in the HTTP floor. */
+const PAUSE_MS = 30;
 const EMAIL = 'user@demo.local';
 
 // ------------------------------------------------------------------------------------------ scripted model
@@ -270,7 +273,7 @@ export async function measureFirstToken() {
         const call = model.replies[before];
         // A new conversation's first exchange asks the model for a title in the background: let it finish first.
         if (conversationId === null) await waitFor(() => model.titles() > titlesBefore, 5_000);
-        await new Promise((r) => setTimeout(r, 30));
+        await new Promise((r) => setTimeout(r, PAUSE_MS));
         const clientMs = result.firstDeltaAt - result.sentAt;
         const modelMs = call.firstByteAt - call.receivedAt;
         const serverTimings = timings.get(result.messageId);
@@ -303,6 +306,7 @@ export async function measureFirstToken() {
         followUps.push(measured.sample);
       }
       return {
+        floorMs: await measureHttpFloor(PAUSE_MS),
         series: [
           { label: 'new conversation each time', samples: fresh },
           { label: 'follow-ups in one conversation', samples: followUps },
@@ -330,11 +334,15 @@ const median = (values: number[]) => {
 };
 
 /** Prints the section of `npm run bench`. */
-export function printFirstToken({ series }: Awaited<ReturnType<typeof measureFirstToken>>) {
+export function printFirstToken({ series, floorMs }: Awaited<ReturnType<typeof measureFirstToken>>) {
   const ms = (n: number) => `${n.toFixed(1)} ms`;
   console.log(
     `\nTime to first token added by the server (scripted model: first token after ${MODEL_FIRST_TOKEN_MS} ms, then ${REPLY_TOKENS} tokens; ` +
       `${SENDS} sends per series after ${WARMUP} warm-up; added = client time to first delta − the model's own receive-to-first-byte):`,
+  );
+  console.log(
+    `  this machine's floor: a bare node:http POST and its answer between two processes, after the same ${PAUSE_MS} ms of quiet, takes ` +
+      `${ms(floorMs)} (median); the path below crosses between processes four times`,
   );
   for (const s of series) {
     const added = median(s.samples.map((x) => x.addedMs));

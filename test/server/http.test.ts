@@ -70,7 +70,8 @@ describe('HTTP basics', () => {
   it('logs each request once, when answered, with its method, address, status and time', async () => {
     const before = logLines.length;
     await t.app.inject({ method: 'GET', url: '/api/v1/health?probe=one-line' });
-    const lines = logLines.slice(before).map((line) => JSON.parse(line) as Record<string, any>).filter((e) => e.req?.url === '/api/v1/health?probe=one-line');
+    type Entry = { msg: string; req?: { url: string }; responseTime?: unknown };
+    const lines = logLines.slice(before).map((line) => JSON.parse(line) as Entry).filter((e) => e.req?.url === '/api/v1/health?probe=one-line');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET' }, res: { statusCode: 200 } });
     expect(typeof lines[0]!.responseTime).toBe('number');
