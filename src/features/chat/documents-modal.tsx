@@ -9,7 +9,7 @@ import { fileTypeLabel } from '../../lib/file-type-label';
 import { formatDateTime } from '../../lib/format-date';
 import { formatFileSize } from '../../lib/format-file-size';
 import { shallowEqual } from '../../lib/shallow-equal';
-import { Button } from '../../ui/button';
+import { RetryAlert } from '../../ui/retry-alert';
 import { cx } from '../../ui/cx';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Modal } from '../../ui/modal';
@@ -74,14 +74,7 @@ export function DocumentsModal({ documents }: DocumentsModalProps) {
     <>
       <Modal isOpen onOpenChange={(open) => !open && close()} title="Attached Documents" size="xl">
         <div ref={body} tabIndex={-1} className="space-y-3 outline-none">
-          {view.failed && (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-              {DOCUMENTS_FETCH_FAILED}.{' '}
-              <Button variant="ghost" size="sm" className="underline" onPress={() => documents.send({ type: 'documents.retry' })}>
-                Try again
-              </Button>
-            </p>
-          )}
+          {view.failed && <RetryAlert message={DOCUMENTS_FETCH_FAILED} onRetry={() => documents.send({ type: 'documents.retry' })} />}
           {view.loading && view.items.length === 0 && (
             <div className="flex justify-center py-6">
               <Spinner label="Loading documents" />

@@ -4,6 +4,7 @@ import { Check, Copy } from 'lucide-react';
 import { SHARE_LINK_FAILED, type shareMachine } from '../../../machines/share.machine';
 import { shallowEqual } from '../../lib/shallow-equal';
 import { Button } from '../../ui/button';
+import { RetryAlert } from '../../ui/retry-alert';
 import { Modal } from '../../ui/modal';
 import { Spinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
@@ -31,14 +32,7 @@ export function ShareModal({ share, onClose }: ShareModalProps) {
       <div className="space-y-3">
         <p className="text-sm text-gray-700 dark:text-gray-300">Anyone with this link can view this conversation:</p>
         {view.loading && <Spinner label="Creating link" />}
-        {view.failed && (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-            {SHARE_LINK_FAILED}.{' '}
-            <Button variant="ghost" size="sm" className="underline" onPress={() => share.send({ type: 'share.retry' })}>
-              Try again
-            </Button>
-          </p>
-        )}
+        {view.failed && <RetryAlert message={SHARE_LINK_FAILED} onRetry={() => share.send({ type: 'share.retry' })} />}
         {view.url !== null && (
           <div className="flex items-end gap-2">
             <TextField label="Share link" value={view.url} isReadOnly className="min-w-0 flex-1" />
