@@ -181,31 +181,8 @@ export const sendMessageRequest = requestBody({
 }).refine((body) => !(body.browsing && body.image_generation), { error: BROWSING_WITH_IMAGES, path: ['image_generation'] });
 export type SendMessageRequest = z.input<typeof sendMessageRequest>;
 
-// --- The stream (text/event-stream), ARCHITECTURE.md "Chat streaming protocol" ---
-
-/** First `data:` record. message_id is the assistant message being written. */
-export const streamControl = z.object({
-  conversation_id: z.string(),
-  message_id: z.string(),
-  user_message_id: z.string(),
-});
-export type StreamControl = z.infer<typeof streamControl>;
-
-export const streamErrorType = z.enum(['llm', 'max-tokens', 'unknown']);
-export type StreamErrorType = z.infer<typeof streamErrorType>;
-
-/** `event: error` */
-export const streamError = z.object({ type: streamErrorType, message: z.string() });
-export type StreamError = z.infer<typeof streamError>;
-
-export const usage = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int() });
-export type Usage = z.infer<typeof usage>;
-
-/** `event: done`; `stopped`: the person stopped the reply (POST /chat/messages/{id}/stop), the text so far is kept. */
-export const streamDone = z.object({ message_id: z.string(), usage, stopped: z.boolean() });
-export type StreamDone = z.infer<typeof streamDone>;
+// The stream's records (text/event-stream, ARCHITECTURE.md "Chat streaming protocol") are in ./chat-stream.ts.
 
 /** POST /chat/messages/{id}/stop: `stopped` false when the reply had already ended (nothing to stop). */
 export const replyStopResult = z.object({ message_id: z.string(), stopped: z.boolean() });
 export type ReplyStopResult = z.infer<typeof replyStopResult>;
-

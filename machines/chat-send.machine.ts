@@ -18,7 +18,8 @@ import { pollMachine, type PollInput, type PollOutput, type PollProgress } from 
 import { report } from './report';
 import { errorMarker } from '../contract/markers';
 import { UNKNOWN_STREAM_ERROR } from '../contract/chat-constants';
-import type { ChatMessage, ConversationMessages, ReasoningEffort, StreamErrorType, Usage } from '../contract/chat';
+import type { ChatMessage, ConversationMessages, ReasoningEffort } from '../contract/chat';
+import type { StreamErrorType, Usage } from '../contract/chat-stream';
 
 /**
  * One conversation's messages and the send/stream cycle (spec chat-and-session.md section 4, "Sending a

@@ -4,7 +4,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { routes } from './app/routes';
 import { routerBasename } from './app/router-basename';
-import { afterLoadSettled } from './app/after-load';
+import { afterLoadSettled } from './lib/after-load';
 import { routerReady } from './app/router-ready';
 import { prefetchOpenedConversation } from './app/conversation-prefetch';
 import { viewerOf } from './app/route-access';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { StreamError } from '../../contract/chat';
+import type { StreamError } from '../../contract/chat-stream';
 import { DEFAULT_CONVERSATION_TITLE, UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
 import { errorMarker, type ErrorMarkerType } from '../../contract/markers';
 import type { AppContext } from '../context';

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { StreamControl } from '../../contract/chat';
+import type { StreamControl } from '../../contract/chat-stream';
 import type { Feature } from '../../contract/features';
 import type { AppContext } from '../context';
 import type { UserRecord } from '../db/repositories/users';

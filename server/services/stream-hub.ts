@@ -1,4 +1,4 @@
-import type { StreamDone, StreamError } from '../../contract/chat';
+import type { StreamDone, StreamError } from '../../contract/chat-stream';
 
 /** What a reply being written publishes, after the control record (which the sending request writes itself). */
 export type ReplyEvent = { type: 'delta'; text: string } | { type: 'error'; error: StreamError } | { type: 'done'; done: StreamDone };

@@ -1,7 +1,8 @@
 import { fetchEventSource, type EventSourceMessage } from '@microsoft/fetch-event-source';
 import { API_PREFIX, paths } from '../../contract/api-paths';
-import { z } from 'zod';
-import { streamControl, streamDone, streamError, type SendMessageRequest, type StreamControl, type StreamDone, type StreamError } from '../../contract/chat';
+import type { z } from 'zod';
+import type { SendMessageRequest } from '../../contract/chat';
+import type { StreamControl, StreamDone, StreamError } from '../../contract/chat-stream';
 import { accessToken, api } from './http';
 
 export interface StreamHandlers {
@@ -28,7 +29,17 @@ class Unauthorized extends Error {}
 /** A record that does not match its contract schema: the stream cannot be trusted any further. */
 export const MALFORMED_RECORD = 'The server sent a malformed stream record';
 
-const textDelta = z.string();
+/**
+ * The records' schemas, and zod with them, load with the first send (or once the screen has settled, see
+ * preloadStreamRecords), not with the chat screen: building zod and contract/chat.ts's schemas was about 20 ms of
+ * opening a conversation, which reads no stream.
+ */
+const loadRecordSchemas = () => import('../../contract/chat-stream');
+
+/** Loads the record schemas ahead of the first send. */
+export function preloadStreamRecords(): void {
+  void loadRecordSchemas();
+}
 
 /** One record's JSON, checked against its contract schema; anything else is a StreamFailure, never a crash. */
 function parseRecord<T>(schema: z.ZodType<T>, data: string, phase: 'request' | 'stream'): T {
@@ -70,7 +81,7 @@ async function failureDetail(response: Response): Promise<string> {
 /**
  * POST /chat/messages and read its event stream (ARCHITECTURE.md protocol): the control record first, then
  * JSON-encoded text deltas, then `done`, or `error`. Every record is checked against its contract schema
- * (contract/chat.ts); a malformed one is a StreamFailure ('request' before the control record, 'stream' after).
+ * (contract/chat-stream.ts); a malformed one is a StreamFailure ('request' before the control record, 'stream' after).
  * Like every other call (src/api/client.ts) it carries the `t` timestamp query, new on each request. A 401
  * before anything streamed refreshes the session once and repeats the request; the spec asks for exactly that.
  * Resolves when `done` arrives; rejects with a StreamFailure otherwise (an aborted signal resolves quietly: the
@@ -81,6 +92,7 @@ export async function streamMessage(body: SendMessageRequest, handlers: StreamHa
   const getToken = options.getToken ?? accessToken;
   const refresh = options.refresh ?? api.refreshOnce;
   const now = options.now ?? Date.now;
+  const { streamControl, streamDone, streamError, streamText } = await loadRecordSchemas();
 
   const attempt = async () => {
     let started = false;
@@ -127,7 +139,7 @@ export async function streamMessage(body: SendMessageRequest, handlers: StreamHa
           started = true;
           handlers.onControl(control);
         } else {
-          handlers.onChunk(parseRecord(textDelta, message.data, 'stream'));
+          handlers.onChunk(parseRecord(streamText, message.data, 'stream'));
         }
       },
       onclose() {

@@ -4,7 +4,8 @@ import { chatSendMachine, displayedContent, FETCH_MESSAGES_FAILED, FETCH_RECENT_
 import { loadFailure, serverDetailOf } from '../../machines/load-failure';
 import { notice } from '../../machines/notice';
 import type { PollOutput } from '../../machines/poll.machine';
-import { type ChatMessage, type ConversationMessages, type ReplyStopResult, type SendMessageRequest, type Usage } from '../../contract/chat';
+import { type ChatMessage, type ConversationMessages, type ReplyStopResult, type SendMessageRequest } from '../../contract/chat';
+import type { Usage } from '../../contract/chat-stream';
 import { UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
 import { errorMarker } from '../../contract/markers';
 import { ApiError } from '../../src/api/api-error';

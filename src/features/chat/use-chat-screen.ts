@@ -10,7 +10,7 @@ import {
   searchConversations,
   stopReply,
 } from '../../api/chat';
-import { streamMessage } from '../../api/chat-stream';
+import { preloadStreamRecords, streamMessage } from '../../api/chat-stream';
 import { deleteDocument, fetchDocument, fetchDocuments, uploadDocument } from '../../api/documents';
 import { createPrompt, deletePrompt, fetchPrompt, fetchPrompts, updatePrompt } from '../../api/prompt-library';
 import { createShareLink } from '../../api/shares';
@@ -18,6 +18,7 @@ import { takeOpenedConversation } from '../../lib/opened-conversation';
 import { saveApiFile } from '../../lib/own-file-download';
 import { sessionActor, useSession } from '../../session/session';
 import { toast } from '../../ui/toast';
+import { afterLoadSettled } from '../../lib/after-load';
 import { defineChatScreenMachine } from './chat-screen-actors';
 
 /** The latest page of a conversation the tab was opened on may already be on its way (src/app/conversation-prefetch.ts). */
@@ -48,6 +49,9 @@ const machine = defineChatScreenMachine({
     currentUserId: () => sessionActor.getSnapshot().context.user?.id ?? null,
   },
 });
+
+// Ready before the first send without weighing on the screen's start (src/api/chat-stream.ts).
+afterLoadSettled(preloadStreamRecords);
 
 const chatPath = (conversationId: string | null) => (conversationId ? `/chat?id=${encodeURIComponent(conversationId)}` : '/chat');
 
