@@ -1,6 +1,6 @@
-import { assertEvent, assign, emit, enqueueActions, not, sendTo, setup, type DoneActorEvent } from 'xstate';
+import { assertEvent, assign, emit, enqueueActions, not, sendTo, setup, type DoneActorEvent, type EventObject } from 'xstate';
 import type { Feature } from '../contract/features';
-import type { ReasoningEffort } from '../contract/chat';
+import type { ConversationMessages, ReasoningEffort } from '../contract/chat';
 import { DEFAULT_CONVERSATION_TITLE } from '../contract/chat-constants';
 import { PROMPT_SAVED_TO_LIBRARY } from '../contract/prompt-library-constants';
 import { chatSendMachine, type ChatSendReported } from './chat-send.machine';
@@ -68,7 +68,13 @@ export interface ChatScreenInput {
   conversationId: string | null;
   /** The person's `features` (GET /users/me). */
   entitlements: Feature[];
+  /** The conversation's latest page, already loaded: `send` starts with it (chat-send.machine.ts, "A page in hand"). */
+  opened?: ConversationMessages | null;
 }
+
+/** The input's page in hand, read from the start event (the one `send` is invoked with); the screen keeps none. */
+const openedAtStart = (event: EventObject) =>
+  event.type === 'xstate.init' ? ((event as EventObject & { input: ChatScreenInput }).input.opened ?? null) : null;
 
 /** Spec section 8, Sharing (and Documents): Share pressed on the new-chat screen. */
 export { NO_CONVERSATION_SELECTED };
@@ -299,7 +305,7 @@ export const chatScreenMachine = setup({
     attachments: { documentIds: [], attaching: false },
   }),
   invoke: [
-    { id: 'send', src: 'send', input: ({ context }) => ({ conversationId: context.conversationId }) },
+    { id: 'send', src: 'send', input: ({ context, event }) => ({ conversationId: context.conversationId, opened: openedAtStart(event) }) },
     { id: 'list', src: 'list' },
     { id: 'documents', src: 'documents', input: ({ context }) => ({ conversationId: context.conversationId }) },
     { id: 'upload', src: 'upload', input: ({ context }) => ({ conversationId: context.conversationId }) },

@@ -38,6 +38,13 @@ import type { StreamErrorType, Usage } from '../contract/chat-stream';
  * - `following` (tags `busy`, `following`): invokes `follow` (id `follow`), see below.
  * - `opening`: transient, never observed (picks `loading` or `idle` at start and after `conversation.open`).
  *
+ * ## A page in hand
+ * A tab opened on a conversation asks for its latest page while the app boots (src/app/conversation-prefetch.ts).
+ * When that page has arrived before the machine starts, it comes as `opened` in the input: the machine starts in
+ * `idle` with it, as `loadMessages` would have given it, and the chat's first render already shows the messages
+ * instead of a loading pass. A page with a reply still being written is not used (it is loaded afresh, and
+ * followed); `conversation.open` always loads.
+ *
  * ## Earlier messages
  * `loadMessages` gives the conversation's latest page and `earlierCursor`, the server's cursor of the page before
  * it (null when the first message is loaded). `messages.loadEarlier` (the reader scrolled up to the top) is
@@ -142,6 +149,8 @@ export interface LoadEarlierInput extends LoadInput {
 
 export interface ChatSendInput {
   conversationId: string | null;
+  /** The conversation's latest page, already loaded (see "A page in hand"); only with its conversationId. */
+  opened?: ConversationMessages | null;
 }
 
 export interface ChatSendContext {
@@ -172,6 +181,8 @@ export interface ChatSendContext {
   lastUsage: Usage | null;
   /** The reply a stop was asked for, until the server answers the stop (null when none). */
   stoppingMessageId: string | null;
+  /** The input's page in hand until the start takes it (see "A page in hand"); null afterwards. */
+  openedPage: ConversationMessages | null;
 }
 
 interface MessageOptions {
@@ -370,8 +381,17 @@ function freshContext(conversationId: string | null): ChatSendContext {
     lastRequest: null,
     lastUsage: null,
     stoppingMessageId: null,
+    openedPage: null,
   };
 }
+
+/** What a loaded latest page sets: `loadMessages`'s answer, or the page in hand at start. */
+const loadedFields = (page: ConversationMessages) => ({
+  messages: page.messages,
+  earlierCursor: page.earlier_cursor,
+  title: page.conversation.title,
+  loadError: null,
+});
 
 /** The reply that can be stopped: the one streamed here once it has its id, else one written elsewhere. */
 function stoppableReplyId(context: ChatSendContext, following: boolean): string | null {
@@ -427,6 +447,8 @@ export const chatSendMachine = setup({
   },
   guards: {
     hasConversation: ({ context }) => context.conversationId !== null,
+    /** A conversation to open and no page of it in hand. */
+    needsLoading: ({ context }) => context.conversationId !== null && context.openedPage === null,
     /** New chat always resets; another id opens it; the current id only when its load failed (a retry). */
     opensSomethingElse: ({ context, event }) => {
       assertEvent(event, 'conversation.open');
@@ -485,13 +507,10 @@ export const chatSendMachine = setup({
     }),
     applyLoadedConversation: assign(({ event }) => {
       assertEvent(event, 'xstate.done.actor.loadMessages');
-      return {
-        messages: event.output.messages,
-        earlierCursor: event.output.earlier_cursor,
-        title: event.output.conversation.title,
-        loadError: null,
-      };
+      return loadedFields(event.output);
     }),
+    /** The page in hand, when there is one (a new chat has none). */
+    applyOpenedPage: assign(({ context }) => (context.openedPage ? { ...loadedFields(context.openedPage), openedPage: null } : {})),
     startLoadingEarlier: enqueueActions(({ context, enqueue }) => {
       enqueue.assign({ loadingEarlier: context.earlierCursor });
       enqueue.spawnChild('loadEarlier', { id: 'loadEarlier', input: loadEarlierInput({ context }) });
@@ -636,7 +655,11 @@ export const chatSendMachine = setup({
   },
 }).createMachine({
   id: 'chatSend',
-  context: ({ input }) => freshContext(input.conversationId),
+  context: ({ input }) => ({
+    ...freshContext(input.conversationId),
+    // Only a settled page: a reply still being written is loaded afresh, then followed.
+    openedPage: input.conversationId !== null && input.opened && !hasStreamingReply(input.opened.messages) ? input.opened : null,
+  }),
   initial: 'opening',
   on: {
     'conversation.open': {
@@ -658,7 +681,7 @@ export const chatSendMachine = setup({
   states: {
     /** Transient: never observed. */
     opening: {
-      always: [{ guard: 'hasConversation', target: 'loading' }, { target: 'idle' }],
+      always: [{ guard: 'needsLoading', target: 'loading' }, { target: 'idle', actions: 'applyOpenedPage' }],
     },
     loading: {
       tags: ['loading'],

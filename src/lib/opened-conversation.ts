@@ -5,7 +5,7 @@ import type { ConversationMessages } from '../../contract/chat';
  * conversation-prefetch.ts), not once the chat route's code has loaded and its screen has rendered. The chat's
  * first load of that conversation takes the request from here instead of sending its own.
  */
-let opened: { conversationId: string; page: Promise<ConversationMessages>; startedAt: number } | null = null;
+let opened: { conversationId: string; page: Promise<ConversationMessages>; startedAt: number; arrived?: ConversationMessages } | null = null;
 
 /**
  * Past this the boot's answer may be out of date: a visitor sent elsewhere first (a guard, a changed role) who
@@ -16,7 +16,21 @@ export const OPENED_CONVERSATION_FRESH_MS = 10_000;
 export function rememberOpenedConversation(conversationId: string, page: Promise<ConversationMessages>, now = Date.now()): void {
   // A failure is reported by the load that takes it; one nobody takes must not surface as an unhandled rejection.
   page.catch(() => undefined);
-  opened = { conversationId, page, startedAt: now };
+  const entry: NonNullable<typeof opened> = { conversationId, page, startedAt: now };
+  page.then((value) => (entry.arrived = value), () => undefined);
+  opened = entry;
+}
+
+/**
+ * The boot's page of this conversation when it has already arrived (and is still fresh): handed out once, for the
+ * chat to start with it (machines/chat-send.machine.ts, "A page in hand"). Null while it is on its way: the
+ * chat's first load then takes the request (takeOpenedConversation).
+ */
+export function takeArrivedConversation(conversationId: string, now = Date.now()): ConversationMessages | null {
+  if (!opened?.arrived || opened.conversationId !== conversationId || now - opened.startedAt > OPENED_CONVERSATION_FRESH_MS) return null;
+  const { arrived } = opened;
+  opened = null;
+  return arrived;
 }
 
 /** The boot's request for this conversation, if it is still fresh; handed out once, and any first load clears it. */

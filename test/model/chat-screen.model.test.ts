@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ConversationMessages } from '../../contract/chat';
 import { createActor, fromCallback, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import type { Feature } from '../../contract/features';
 import {
@@ -168,10 +169,11 @@ function checkStep(s: Snap, e: { type: string } | null) {
   expect(options.browsing && options.imageGeneration).toBe(false);
   if (!entitlements.includes('image_generation')) expect(options.imageGeneration).toBe(false);
   if (!entitlements.includes('reasoning')) expect(options.reasoningEffort).toBe('low');
-  // The send child started once, with the conversation of the URL at start.
+  // The send child started once, with the conversation of the URL at start (and no page in hand here).
   expect(sendInputs).toHaveLength(1);
+  expect(sendInputs[0]).toMatchObject({ opened: null });
   // So did the documents child; it hears of every conversation the URL opens.
-  expect(documentsInputs).toEqual(sendInputs);
+  expect(documentsInputs).toEqual(sendInputs.map((input) => ({ conversationId: (input as { conversationId: string | null }).conversationId })));
   // At most one title poll runs, for the conversation named in context.
   const running = polls.filter((x) => !x.stopped);
   expect(running.length).toBe(s.context.titlePollFor === null ? running.length : 1);
@@ -406,6 +408,14 @@ describe('chat-screen (examples)', () => {
     actor.send({ type: 'entitlements.changed', entitlements: ['browsing'] });
     expect(actor.getSnapshot().context.options).toEqual({ browsing: false, imageGeneration: false, reasoningEffort: 'low' });
     expect(actor.getSnapshot().can({ type: 'reasoning.toggle' })).toBe(false);
+  });
+
+  it('hands the page in hand to the send child when it starts, and keeps none itself', () => {
+    sendInputs = [];
+    const page: ConversationMessages = { conversation: { id: 'c1', title: 'Trip', created_at: 'x', updated_at: 'x' }, messages: [], earlier_cursor: null };
+    const actor = createActor(testMachine(), { input: { conversationId: 'c1', entitlements: basic, opened: page } }).start();
+    expect(sendInputs).toEqual([{ conversationId: 'c1', opened: page }]);
+    expect(JSON.stringify(actor.getSnapshot().context)).not.toContain('Trip');
   });
 
   it('names the header from the list first, then the loaded title', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { assign, createActor, fromCallback, fromPromise, setup, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
-import { chatSendMachine, displayedContent, FETCH_MESSAGES_FAILED, FETCH_RECENT_FAILED, FOLLOW_INTERVAL_MS, followReplyMachine, MAX_FOLLOW_ATTEMPTS, MESSAGES_REFRESHED, NO_MESSAGES_FOUND, refreshFailedText, SEND_REQUEST_FAILED, SEND_STREAM_FAILED, STOP_FAILED, streamErrorContent, type ChatSendEvent, type ChatSendReported, type LoadEarlierInput, type LoadInput, type SendMessageInput, type StopReplyInput } from '../../machines/chat-send.machine';
+import { chatSendMachine, displayedContent, FETCH_MESSAGES_FAILED, FETCH_RECENT_FAILED, FOLLOW_INTERVAL_MS, followReplyMachine, MAX_FOLLOW_ATTEMPTS, MESSAGES_REFRESHED, NO_MESSAGES_FOUND, refreshFailedText, SEND_REQUEST_FAILED, SEND_STREAM_FAILED, STOP_FAILED, streamErrorContent, type ChatSendEvent, type ChatSendInput, type ChatSendReported, type LoadEarlierInput, type LoadInput, type SendMessageInput, type StopReplyInput } from '../../machines/chat-send.machine';
 import { loadFailure, serverDetailOf } from '../../machines/load-failure';
 import { notice } from '../../machines/notice';
 import type { PollOutput } from '../../machines/poll.machine';
@@ -687,7 +687,7 @@ runModelTest({
 
 // --- examples: exact reported events and texts ---
 
-function start(input: { conversationId: string | null }, machine = testMachine()) {
+function start(input: ChatSendInput, machine = testMachine()) {
   sent = [];
   aborts = 0;
   const actor = createActor(machine, { input });
@@ -736,6 +736,40 @@ describe('chat-send (examples)', () => {
     ]);
     expect(out.at(-1)).toEqual({ type: 'exchange.completed', conversationId: 'c9', messageCount: 2 });
     expect(aborts).toBe(1);
+  });
+
+  it('starts with a page in hand (the boot loaded it): idle with its messages, nothing loaded; opening again loads', () => {
+    loads = [];
+    const { actor } = start({ conversationId: 'c1', opened: latestPage });
+    let s = actor.getSnapshot();
+    expect(s.value).toBe('idle');
+    expect(s.context).toMatchObject({ messages: latestPage.messages, earlierCursor: 'before-u5', title: 'Trip planning', loadError: null, openedPage: null });
+    expect(loads).toEqual([]);
+    expect(s.can({ type: 'messages.loadEarlier' })).toBe(true);
+    actor.send({ type: 'message.submit', text: 'And dinner?', ...options });
+    expect(sent.at(-1)).toMatchObject({ conversation_id: 'c1', message: 'And dinner?' });
+    // Another conversation and back: each open loads, the page in hand is not used twice.
+    actor.send({ type: 'conversation.open', conversationId: 'c2' });
+    actor.send({ type: 'conversation.open', conversationId: 'c1' });
+    s = actor.getSnapshot();
+    expect(s.value).toBe('loading');
+    expect(s.context.messages).toEqual([]);
+    expect(loads).toEqual([{ conversationId: 'c2' }, { conversationId: 'c1' }]);
+  });
+
+  it('a page in hand with a reply still being written is loaded afresh (then followed); a new chat ignores a page', () => {
+    loads = [];
+    const { actor } = start({ conversationId: 'c1', opened: midReply4 });
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().context.messages).toEqual([]);
+    expect(loads).toEqual([{ conversationId: 'c1' }]);
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply4, actorId: 'loadMessages' });
+    expect(actor.getSnapshot().value).toBe('following');
+
+    const fresh = start({ conversationId: null, opened: latestPage }).actor.getSnapshot();
+    expect(fresh.value).toBe('idle');
+    expect(fresh.context.messages).toEqual([]);
+    expect(fresh.context.title).toBeNull();
   });
 
   it('a request failure and a stream failure show the two spec sentences; refresh repairs the list', () => {

@@ -9,7 +9,7 @@ vi.mock('../../src/api/chat', () => ({ fetchMessages }));
 
 const { routes } = await import('../../src/app/routes');
 const { prefetchOpenedConversation } = await import('../../src/app/conversation-prefetch');
-const { OPENED_CONVERSATION_FRESH_MS, takeOpenedConversation } = await import('../../src/lib/opened-conversation');
+const { OPENED_CONVERSATION_FRESH_MS, takeArrivedConversation, takeOpenedConversation } = await import('../../src/lib/opened-conversation');
 
 const user: Viewer = { authenticated: true, role: 'user', departmentId: 'd1' };
 const admin: Viewer = { authenticated: true, role: 'admin', departmentId: null };
@@ -67,6 +67,25 @@ describe('the chat takes the early request', () => {
     expect(takeOpenedConversation('c1', Date.now() + OPENED_CONVERSATION_FRESH_MS - 1_000)).not.toBeNull();
     prefetchOpenedConversation(routes, at('/chat?id=c1'), '/', user);
     expect(takeOpenedConversation('c1', Date.now() + OPENED_CONVERSATION_FRESH_MS + 1_000)).toBeNull();
+  });
+
+  it('once arrived, its page is handed out as it is (the chat starts with it), once, and only while fresh', async () => {
+    prefetchOpenedConversation(routes, at('/chat?id=c1'), '/', user);
+    // On its way: nothing in hand, and the request stays for the chat's first load.
+    expect(takeArrivedConversation('c1')).toBeNull();
+    await Promise.resolve();
+    expect(takeArrivedConversation('c2')).toBeNull();
+    expect(takeArrivedConversation('c1', Date.now() + OPENED_CONVERSATION_FRESH_MS + 1_000)).toBeNull();
+    expect(takeArrivedConversation('c1')).toBe(page);
+    expect(takeArrivedConversation('c1')).toBeNull();
+    expect(takeOpenedConversation('c1')).toBeNull();
+
+    fetchMessages.mockReset().mockRejectedValue(new Error('Conversation not found'));
+    prefetchOpenedConversation(routes, at('/chat?id=c1'), '/', user);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // A failed request is never in hand: the chat's load takes it and reports the failure.
+    expect(takeArrivedConversation('c1')).toBeNull();
+    await expect(takeOpenedConversation('c1')).rejects.toThrow('Conversation not found');
   });
 
   it('a failed early request fails the load that takes it; one nobody takes raises no unhandled rejection', async () => {

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useActorRef } from '@xstate/react';
 import {
@@ -14,7 +14,7 @@ import { preloadStreamRecords, streamMessage } from '../../api/chat-stream';
 import { deleteDocument, fetchDocument, fetchDocuments, uploadDocument } from '../../api/documents';
 import { createPrompt, deletePrompt, fetchPrompt, fetchPrompts, updatePrompt } from '../../api/prompt-library';
 import { createShareLink } from '../../api/shares';
-import { takeOpenedConversation } from '../../lib/opened-conversation';
+import { takeArrivedConversation, takeOpenedConversation } from '../../lib/opened-conversation';
 import { saveApiFile } from '../../lib/own-file-download';
 import { sessionActor, useSession } from '../../session/session';
 import { toast } from '../../ui/toast';
@@ -62,7 +62,10 @@ const chatPath = (conversationId: string | null) => (conversationId ? `/chat?id=
 export function useChatScreen(conversationId: string | null) {
   const navigate = useNavigate();
   const entitlements = useSession((c) => c.user?.features ?? []);
-  const screen = useActorRef(machine, { input: { conversationId, entitlements } });
+  // A page that arrived while the app booted is shown by the first render (the actor reads its input once).
+  const [opened] = useState(() => (conversationId ? takeArrivedConversation(conversationId) : null));
+  performance.mark('opened ' + (opened ? 'yes' : 'no'));
+  const screen = useActorRef(machine, { input: { conversationId, entitlements, opened } });
 
   useEffect(() => {
     screen.send({ type: 'route.changed', conversationId });
