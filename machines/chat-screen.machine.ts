@@ -155,13 +155,18 @@ export type ChatScreenEmitted =
 
 const featureOf: Record<OptionFeature, Feature> = { browsing: 'browsing', imageGeneration: 'image_generation' };
 
-/** The options left once the package no longer includes some of them. */
+/**
+ * The options left once the package no longer includes some of them: the same object when none is dropped, so a
+ * view selecting `options` does not render again when the package is told again unchanged (every screen start).
+ */
 function allowedOptions(options: ChatOptions, entitlements: Feature[]): ChatOptions {
-  return {
+  const allowed: ChatOptions = {
     browsing: options.browsing && entitlements.includes('browsing'),
     imageGeneration: options.imageGeneration && entitlements.includes('image_generation'),
     reasoningEffort: entitlements.includes('reasoning') ? options.reasoningEffort : 'low',
   };
+  const same = allowed.browsing === options.browsing && allowed.imageGeneration === options.imageGeneration && allowed.reasoningEffort === options.reasoningEffort;
+  return same ? options : allowed;
 }
 
 export const chatScreenMachine = setup({
