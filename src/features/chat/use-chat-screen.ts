@@ -64,7 +64,6 @@ export function useChatScreen(conversationId: string | null) {
   const entitlements = useSession((c) => c.user?.features ?? []);
   // A page that arrived while the app booted is shown by the first render (the actor reads its input once).
   const [opened] = useState(() => (conversationId ? takeArrivedConversation(conversationId) : null));
-  performance.mark('opened ' + (opened ? 'yes' : 'no'));
   const screen = useActorRef(machine, { input: { conversationId, entitlements, opened } });
 
   useEffect(() => {
