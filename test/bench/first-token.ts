@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { freshDatabase } from './bench-database';
 import { measureHttpFloor } from './http-floor';
 import { benchSignIn, startServer } from './server-process';
+import { median } from './median';
 
 // Time to first token that the server adds on top of the model's own: a scripted OpenAI-compatible model
 // (first chunk after a fixed delay, then a steady stream) behind a real server process, asked over the real
@@ -326,11 +327,6 @@ export async function measureFirstToken() {
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-};
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
 /** Prints the section of `npm run bench`. */

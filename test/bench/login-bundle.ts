@@ -1,14 +1,11 @@
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { launchBenchBrowser } from './browser';
 
 export const LOGIN_JS_BUDGET_KB = 140;
 
 /** Gzip size of every script the browser loads to show /login (service workers blocked: page requests only). */
 export async function measureLoginJs(baseUrl: string, executablePath: string) {
-  const browser = await chromium.launch({
-    executablePath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = await launchBenchBrowser(executablePath);
   try {
     const context = await browser.newContext({ serviceWorkers: 'block' });
     const page = await context.newPage();

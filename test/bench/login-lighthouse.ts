@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { median } from './median';
 
 // Lighthouse's mobile performance score of /login: the default config (Moto G Power emulation, simulated
 // slow-4G throttling and 4x CPU slowdown), performance category only. Each run gets a fresh Chromium, so no run
@@ -54,11 +55,6 @@ async function runOnce(url: string, chromePath: string): Promise<LighthouseRun> 
   }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 export async function measureLoginLighthouse(baseUrl: string, chromePath: string, runs = LIGHTHOUSE_RUNS) {
   const results: LighthouseRun[] = [];

@@ -1,7 +1,9 @@
 import { pathToFileURL } from 'node:url';
-import { chromium, type Request } from 'playwright-core';
+import type { Browser, BrowserContext, Request } from 'playwright-core';
+import { launchBenchBrowser } from './browser';
 import { BENCH_DEMO_PASSWORD, startServer } from './server-process';
 import { LAST_MESSAGE_MARKER, seedConversation } from './seed-conversation';
+import { median } from './median';
 
 // Opening a long conversation: a 1,000-message conversation seeded into the bench server's database, opened
 // at /chat?id=… in headless Chromium, timed from navigation start until its last message is on screen. The chat
@@ -10,12 +12,14 @@ import { LAST_MESSAGE_MARKER, seedConversation } from './seed-conversation';
 export const OPEN_RUNS = 5;
 /** The issue's goal for the median time to the last message on screen. */
 export const OPEN_GOAL_MS = 300;
-const EMAIL = 'user@demo.local';
-const MESSAGE_COUNT = 1_000;
+/** The demo account the bench signs in as and seeds the conversation for. */
+export const EMAIL = 'user@demo.local';
+/** The seeded conversation's length. */
+export const MESSAGE_COUNT = 1_000;
 /** The last message counts as settled once its position has not changed for this long. */
 const SETTLE_MS = 500;
 
-interface PageTimes {
+export interface PageTimes {
   /** The chat screen (header, spinner or list) first drawn: the app has booted and opened the route. */
   chatShown: number | null;
   /** The first message article drawn (at the virtualiser's estimated position). */
@@ -57,7 +61,7 @@ export interface OpenRun extends BootTimes {
  * Runs in the page before any of its scripts: watches every frame for the end of the last message inside the
  * message scroller's visible area, and records when it first appeared and when it stopped moving.
  */
-function watchLastMessage({ marker, settleMs, report }: { marker: string; settleMs: number; report: string }) {
+export function watchLastMessage({ marker, settleMs, report }: { marker: string; settleMs: number; report: string }) {
   let firstVisible: number | null = null;
   let chatShown: number | null = null;
   let firstArticle: number | null = null;
@@ -97,7 +101,7 @@ function watchLastMessage({ marker, settleMs, report }: { marker: string; settle
  * A function as page source. tsx (esbuild, keepNames) wraps inner functions in `__name(...)`, a helper that
  * exists only in Node: a local no-op stands in for it in the page.
  */
-function initScript<A>(fn: (arg: A) => void, arg: A): string {
+export function initScript<A>(fn: (arg: A) => void, arg: A): string {
   return `(() => { const __name = (f) => f; (${fn.toString()})(${JSON.stringify(arg)}); })();`;
 }
 
@@ -121,6 +125,30 @@ function readBootTimes(): BootTimes {
  */
 const REPORT_PREFIX = 'open-bench:';
 
+/**
+ * A browser context signed in as the bench's user through the sign-in screen: its session (local storage) and HTTP
+ * cache are then those of a returning user.
+ */
+export async function signedInContext(browser: Browser, serverUrl: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+  const login = await context.newPage();
+  const problems: string[] = [];
+  login.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  login.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
+  try {
+    await login.goto(`${serverUrl}/login`);
+    await login.getByLabel('Email').fill(EMAIL);
+    await login.getByLabel('Password').fill(BENCH_DEMO_PASSWORD);
+    await login.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await login.waitForURL(/\/chat$/, { timeout: 30_000 });
+  } catch (err) {
+    const text = await login.locator('body').innerText({ timeout: 1_000 }).catch(() => '(no body)');
+    throw new Error(`signing in failed at ${login.url()}: ${[...problems, `page text: ${text.slice(0, 300)}`].join('; ')}`, { cause: err });
+  }
+  await login.close();
+  return context;
+}
+
 const isMessagesCall = (url: string) => /\/api\/v1\/chat\/conversations\/[^/]+\/messages$/.test(new URL(url).pathname);
 
 export async function measureOpenConversation(executablePath: string) {
@@ -130,28 +158,9 @@ export async function measureOpenConversation(executablePath: string) {
     const seeded = await seedConversation(server.dataDir, EMAIL, MESSAGE_COUNT);
     const seedMs = performance.now() - seedStarted;
 
-    const browser = await chromium.launch({
-      executablePath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    const browser = await launchBenchBrowser(executablePath);
     try {
-      const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
-      // Sign in once: the session (local storage) and the HTTP cache are then those of a returning user.
-      const login = await context.newPage();
-      const problems: string[] = [];
-      login.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-      login.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
-      try {
-        await login.goto(`${server.url}/login`);
-        await login.getByLabel('Email').fill(EMAIL);
-        await login.getByLabel('Password').fill(BENCH_DEMO_PASSWORD);
-        await login.getByRole('button', { name: 'Sign in', exact: true }).click();
-        await login.waitForURL(/\/chat$/, { timeout: 30_000 });
-      } catch (err) {
-        const text = await login.locator('body').innerText({ timeout: 1_000 }).catch(() => '(no body)');
-        throw new Error(`signing in failed at ${login.url()}: ${[...problems, `page text: ${text.slice(0, 300)}`].join('; ')}`, { cause: err });
-      }
-      await login.close();
+      const context = await signedInContext(browser, server.url);
 
       const runs: OpenRun[] = [];
       for (let i = 0; i < OPEN_RUNS; i++) {
@@ -198,11 +207,6 @@ export async function measureOpenConversation(executablePath: string) {
   }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** Prints the section of `npm run bench`. */
 export function printOpenConversation({ runs, seeded, seedMs }: Awaited<ReturnType<typeof measureOpenConversation>>) {

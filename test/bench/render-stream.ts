@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { decode, encode } from 'gpt-tokenizer';
-import { chromium } from 'playwright-core';
+import { launchBenchBrowser } from './browser';
 import { build } from 'vite';
 import type { MeasureRequest, MeasureResult, RendererKind } from './render-page/main';
 import { prng } from './prng';
@@ -187,10 +187,7 @@ export async function measureRenderStream(executablePath: string) {
     const chunks = chunkSizes(outDir);
     const reply = tokenize(syntheticReply(120_000), Math.max(...SIZES));
     const server = await serve(outDir);
-    const browser = await chromium.launch({
-      executablePath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    const browser = await launchBenchBrowser(executablePath);
     try {
       const page = await browser.newPage();
       await page.goto(server.url);
