@@ -2,7 +2,7 @@ import http, { createServer, type IncomingMessage, type ServerResponse } from 'n
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { freshDatabase } from './bench-database';
-import { measureHttpFloor } from './http-floor';
+import { measureHttpFloor, measureRelayFloor } from './http-floor';
 import { benchSignIn, startServer } from './server-process';
 import { median } from './median';
 
@@ -18,7 +18,9 @@ const REPLY_TOKENS = 50;
 const TOKEN_INTERVAL_MS = 5;
 /** Measured sends per series, after WARMUP unmeasured ones. */
 export const SENDS = 20;
-const WARMUP = 2;
+// A server in service has answered thousands of sends; the first few dozen run in V8's unoptimised tiers
+// (measured here: 2 warm-up sends gave about 1 ms more than 100). 30 reach the steady state.
+const WARMUP = 30;
 /** Quiet between sends (the background work of the last reply is done by then), as in the HTTP floor. */
 const PAUSE_MS = 30;
 const EMAIL = 'user@demo.local';
@@ -308,6 +310,7 @@ export async function measureFirstToken() {
       }
       return {
         floorMs: await measureHttpFloor(PAUSE_MS),
+        relayFloorMs: await measureRelayFloor(PAUSE_MS, MODEL_FIRST_TOKEN_MS),
         series: [
           { label: 'new conversation each time', samples: fresh },
           { label: 'follow-ups in one conversation', samples: followUps },
@@ -330,7 +333,7 @@ const quantile = (values: number[], q: number) => {
 };
 
 /** Prints the section of `npm run bench`. */
-export function printFirstToken({ series, floorMs }: Awaited<ReturnType<typeof measureFirstToken>>) {
+export function printFirstToken({ series, floorMs, relayFloorMs }: Awaited<ReturnType<typeof measureFirstToken>>) {
   const ms = (n: number) => `${n.toFixed(1)} ms`;
   console.log(
     `\nTime to first token added by the server (scripted model: first token after ${MODEL_FIRST_TOKEN_MS} ms, then ${REPLY_TOKENS} tokens; ` +
@@ -339,6 +342,10 @@ export function printFirstToken({ series, floorMs }: Awaited<ReturnType<typeof m
   console.log(
     `  this machine's floor: a bare node:http POST and its answer between two processes, after the same ${PAUSE_MS} ms of quiet, takes ` +
       `${ms(floorMs)} (median); the path below crosses between processes four times`,
+  );
+  console.log(
+    `  the same path with a bare node:http relay in place of the server (the first chunk passed on, nothing else done) adds ${ms(relayFloorMs)} (median): ` +
+      'what any server would add here',
   );
   for (const s of series) {
     const added = median(s.samples.map((x) => x.addedMs));

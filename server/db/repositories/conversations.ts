@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { ConversationsTable, Database } from '../database';
+import { preparedQuery } from '../prepared-query';
 import { isoNow } from '../timestamps';
 
 export type ConversationRecord = Omit<Selectable<ConversationsTable>, 'answering_until' | 'answering_owner'>;
@@ -46,19 +47,24 @@ export async function findOwnConversationWithLease(
   userId: string,
   id: string,
 ): Promise<(ConversationRecord & { answering_until: string | null; has_documents: boolean }) | undefined> {
-  const row = await db
-    .selectFrom('conversations')
-    .select([...COLUMNS, 'answering_until'])
-    // In the same read: a send to a conversation without documents then spends no query on retrieval.
-    .select((eb) =>
-      eb.exists(eb.selectFrom('documents').select('documents.id').whereRef('documents.conversation_id', '=', 'conversations.id')).as('has_documents'),
-    )
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const row = await conversationWithLease.executeTakeFirst(db, id, userId);
   // SQLite answers 0/1, PostgreSQL a boolean.
   return row && { ...row, has_documents: Boolean(row.has_documents) };
 }
+
+// Read by every follow-up before the model is asked: compiled once (see prepared-query.ts).
+const conversationWithLease = preparedQuery<[id: string, userId: string], ConversationRecord & { answering_until: string | null; has_documents: unknown }>(
+  (db, slot) =>
+    db
+      .selectFrom('conversations')
+      .select([...COLUMNS, 'answering_until'])
+      // In the same read: a send to a conversation without documents then spends no query on retrieval.
+      .select((eb) =>
+        eb.exists(eb.selectFrom('documents').select('documents.id').whereRef('documents.conversation_id', '=', 'conversations.id')).as('has_documents'),
+      )
+      .where('id', '=', slot(0))
+      .where('user_id', '=', slot(1)),
+);
 
 /**
  * Takes the answering lease in one conditional UPDATE, so two instances racing for it cannot both win.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, MessagesTable } from '../database';
+import { preparedQuery } from '../prepared-query';
 import { isoNow } from '../timestamps';
 
 export type MessageRecord = Selectable<MessagesTable>;
@@ -175,11 +176,26 @@ export async function listLatestMessages(
   limit: number,
   beforeSeq?: number,
 ): Promise<MessageRecord[]> {
-  let query = db.selectFrom('messages').select(MESSAGE_COLUMNS).where('conversation_id', '=', conversationId);
-  if (beforeSeq !== undefined) query = query.where('seq', '<', beforeSeq);
-  const newestFirst = await query.orderBy('seq', 'desc').limit(limit).execute();
+  const newestFirst =
+    beforeSeq === undefined
+      ? await latestMessages.execute(db, conversationId, limit)
+      : await latestMessagesBefore.execute(db, conversationId, limit, beforeSeq);
   return newestFirst.reverse();
 }
+
+// The history of every follow-up, read before the model is asked: compiled once (see prepared-query.ts).
+const latestMessages = preparedQuery<[conversationId: string, limit: number], MessageRecord>((db, slot) =>
+  db.selectFrom('messages').select(MESSAGE_COLUMNS).where('conversation_id', '=', slot(0)).orderBy('seq', 'desc').limit(slot(1)),
+);
+const latestMessagesBefore = preparedQuery<[conversationId: string, limit: number, beforeSeq: number], MessageRecord>((db, slot) =>
+  db
+    .selectFrom('messages')
+    .select(MESSAGE_COLUMNS)
+    .where('conversation_id', '=', slot(0))
+    .where('seq', '<', slot(2))
+    .orderBy('seq', 'desc')
+    .limit(slot(1)),
+);
 
 export async function countMessages(db: Kysely<Database>, conversationId: string): Promise<number> {
   const { n } = await db

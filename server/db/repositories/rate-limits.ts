@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database';
+import { preparedQuery } from '../prepared-query';
 
 /**
  * Counts one hit for `key` in a fixed window, atomically (a single upsert, so concurrent
@@ -13,19 +14,24 @@ export async function hitRateLimit(
 ): Promise<{ count: number; windowStart: string }> {
   const nowIso = now.toISOString();
   const expiredBefore = new Date(now.getTime() - windowMs).toISOString();
-  const row = await db
-    .insertInto('rate_limits')
-    .values({ key, count: 1, window_start: nowIso })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        count: sql<number>`case when rate_limits.window_start <= ${expiredBefore} then 1 else rate_limits.count + 1 end`,
-        window_start: sql<string>`case when rate_limits.window_start <= ${expiredBefore} then ${nowIso} else rate_limits.window_start end`,
-      }),
-    )
-    .returning(['count', 'window_start'])
-    .executeTakeFirstOrThrow();
+  const row = await hitQuery.executeTakeFirst(db, key, nowIso, expiredBefore);
+  if (!row) throw new Error('the rate limit upsert returned no row');
   return { count: Number(row.count), windowStart: row.window_start };
 }
+
+// On the path of every send and sign-in: compiled once (see prepared-query.ts).
+const hitQuery = preparedQuery<[key: string, nowIso: string, expiredBefore: string], { count: number; window_start: string }>((db, slot) =>
+  db
+    .insertInto('rate_limits')
+    .values({ key: slot(0), count: 1, window_start: slot(1) })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        count: sql<number>`case when rate_limits.window_start <= ${slot(2)} then 1 else rate_limits.count + 1 end`,
+        window_start: sql<string>`case when rate_limits.window_start <= ${slot(2)} then ${slot(1)} else rate_limits.window_start end`,
+      }),
+    )
+    .returning(['count', 'window_start']),
+);
 
 /** Housekeeping: rows whose window ended before `before` carry no information any more. */
 export async function deleteExpiredRateLimits(db: Kysely<Database>, before: string): Promise<void> {

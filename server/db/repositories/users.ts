@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, UsersTable } from '../database';
+import { preparedQuery } from '../prepared-query';
 import { isoNow } from '../timestamps';
 import { containsText } from './contains';
 
@@ -65,15 +66,19 @@ export async function findUserWithClientStatus(
   db: Kysely<Database>,
   id: string,
 ): Promise<(UserRecord & { client_status: string | null }) | undefined> {
-  const row = await db
+  const row = await userWithClientStatus.executeTakeFirst(db, id);
+  return row && { ...toRecord(row), client_status: row.client_status };
+}
+
+// Every authenticated request runs this: compiled once (see prepared-query.ts).
+const userWithClientStatus = preparedQuery<[id: string], Selectable<UsersTable> & { client_status: string | null }>((db, slot) =>
+  db
     .selectFrom('users')
     .leftJoin('clients', 'clients.id', 'users.client_id')
     .selectAll('users')
     .select('clients.status as client_status')
-    .where('users.id', '=', id)
-    .executeTakeFirst();
-  return row && { ...toRecord(row), client_status: row.client_status };
-}
+    .where('users.id', '=', slot(0)),
+);
 
 export async function updateUserDepartment(
   db: Kysely<Database>,
