@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelope } from '../../contract/envelope';
+import { securityHeaders } from '../../server/http/security';
 import { bearer, login, post } from './helpers/fixtures';
 import { createTestApp, DEMO_PASSWORD, type TestApp } from './helpers/test-app';
 
@@ -41,6 +42,22 @@ describe('HTTP basics', () => {
     expect(csp).not.toContain('unsafe-eval');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('sends all of helmet\'s headers on every kind of answer, and no X-Powered-By', async () => {
+    const { set } = securityHeaders();
+    expect(Object.keys(set).length).toBeGreaterThanOrEqual(10);
+    const session = await login(t.app, 'user@demo.local');
+    for (const [method, url, headers] of [
+      ['GET', '/api/v1/users/me', bearer(session.access_token)],
+      ['GET', '/api/v1/users/me', {}],
+      ['GET', '/api/v1/nope', {}],
+      ['GET', '/', {}],
+    ] as const) {
+      const res = await t.app.inject({ method, url, headers });
+      for (const [name, value] of Object.entries(set)) expect(res.headers[name], `${name} on ${method} ${url}`).toBe(value);
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
   });
 
   it('answers 413 for a body over the limit', async () => {
