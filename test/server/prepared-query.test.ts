@@ -1,16 +1,16 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../contract/roles';
-import { preparedQuery } from '../../server/db/prepared-query';
+import { preparedQuery, type Slots } from '../../server/db/prepared-query';
 import { findUserByEmail } from '../../server/db/repositories/users';
 import { inTransaction } from '../../server/db/transaction';
 import { createTestApp, dbKind, type TestApp } from './helpers/test-app';
 
-const userByEmail = preparedQuery<[email: string], { id: string; email: string; role: string }>((db, slot) =>
+const userByEmail = preparedQuery((db, slot: Slots<[email: string]>) =>
   db.selectFrom('users').select(['id', 'email', 'role']).where('email', '=', slot(0)),
 );
 
-const usersByRole = preparedQuery<[role: Role, limit: number], { email: string }>((db, slot) =>
+const usersByRole = preparedQuery((db, slot: Slots<[role: Role, limit: number]>) =>
   db.selectFrom('users').select('email').where('role', '=', slot(0)).orderBy('email').limit(slot(1)),
 );
 
@@ -43,7 +43,7 @@ describe(`prepared queries (${dbKind})`, () => {
   });
 
   it('refuses a value that would be compiled into the SQL text instead of bound', async () => {
-    const inlined = preparedQuery<[email: string], { id: string }>((db, slot) =>
+    const inlined = preparedQuery((db, slot: Slots<[email: string]>) =>
       db.selectFrom('users').select('id').where('email', '=', sql.raw<string>(`'${String(slot(0))}'`)),
     );
     await expect(inlined.execute(t.db, 'admin@demo.local')).rejects.toThrow(/slot 0 is not a bound parameter/);

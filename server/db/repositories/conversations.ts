@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { ConversationsTable, Database } from '../database';
-import { preparedQuery } from '../prepared-query';
+import { preparedQuery, type Slots } from '../prepared-query';
 import { isoNow } from '../timestamps';
 
 export type ConversationRecord = Omit<Selectable<ConversationsTable>, 'answering_until' | 'answering_owner'>;
@@ -53,8 +53,8 @@ export async function findOwnConversationWithLease(
 }
 
 // Read by every follow-up before the model is asked: compiled once (see prepared-query.ts).
-const conversationWithLease = preparedQuery<[id: string, userId: string], ConversationRecord & { answering_until: string | null; has_documents: unknown }>(
-  (db, slot) =>
+const conversationWithLease = preparedQuery(
+  (db, slot: Slots<[id: string, userId: string]>) =>
     db
       .selectFrom('conversations')
       .select([...COLUMNS, 'answering_until'])

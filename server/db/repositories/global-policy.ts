@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database';
-import { preparedQuery } from '../prepared-query';
+import { preparedQuery, type Slots } from '../prepared-query';
 import { isoNow } from '../timestamps';
 
 /** The organisation's policy prompt, or null when it has none. One lookup by primary key. */
@@ -10,7 +10,7 @@ export async function findPolicyPrompt(db: Kysely<Database>, clientId: string): 
 }
 
 // Part of every reply's system prompt, read before the model is asked: compiled once (see prepared-query.ts).
-const policyPrompt = preparedQuery<[clientId: string], { policy_prompt: string }>((db, slot) =>
+const policyPrompt = preparedQuery((db, slot: Slots<[clientId: string]>) =>
   db.selectFrom('global_policies').select('policy_prompt').where('client_id', '=', slot(0)),
 );
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, MessagesTable } from '../database';
-import { preparedQuery } from '../prepared-query';
+import { preparedQuery, type Slots } from '../prepared-query';
 import { isoNow } from '../timestamps';
 
 export type MessageRecord = Selectable<MessagesTable>;
@@ -184,10 +184,10 @@ export async function listLatestMessages(
 }
 
 // The history of every follow-up, read before the model is asked: compiled once (see prepared-query.ts).
-const latestMessages = preparedQuery<[conversationId: string, limit: number], MessageRecord>((db, slot) =>
+const latestMessages = preparedQuery((db, slot: Slots<[conversationId: string, limit: number]>) =>
   db.selectFrom('messages').select(MESSAGE_COLUMNS).where('conversation_id', '=', slot(0)).orderBy('seq', 'desc').limit(slot(1)),
 );
-const latestMessagesBefore = preparedQuery<[conversationId: string, limit: number, beforeSeq: number], MessageRecord>((db, slot) =>
+const latestMessagesBefore = preparedQuery((db, slot: Slots<[conversationId: string, limit: number, beforeSeq: number]>) =>
   db
     .selectFrom('messages')
     .select(MESSAGE_COLUMNS)

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database';
-import { preparedQuery } from '../prepared-query';
+import { preparedQuery, type Slots } from '../prepared-query';
 
 /**
  * Counts one hit for `key` in a fixed window, atomically (a single upsert, so concurrent
@@ -20,7 +20,7 @@ export async function hitRateLimit(
 }
 
 // On the path of every send and sign-in: compiled once (see prepared-query.ts).
-const hitQuery = preparedQuery<[key: string, nowIso: string, expiredBefore: string], { count: number; window_start: string }>((db, slot) =>
+const hitQuery = preparedQuery((db, slot: Slots<[key: string, nowIso: string, expiredBefore: string]>) =>
   db
     .insertInto('rate_limits')
     .values({ key: slot(0), count: 1, window_start: slot(1) })

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, UsersTable } from '../database';
-import { preparedQuery } from '../prepared-query';
+import { preparedQuery, type Slots } from '../prepared-query';
 import { isoNow } from '../timestamps';
 import { containsText } from './contains';
 
@@ -71,7 +71,7 @@ export async function findUserWithClientStatus(
 }
 
 // Every authenticated request runs this: compiled once (see prepared-query.ts).
-const userWithClientStatus = preparedQuery<[id: string], Selectable<UsersTable> & { client_status: string | null }>((db, slot) =>
+const userWithClientStatus = preparedQuery((db, slot: Slots<[id: string]>) =>
   db
     .selectFrom('users')
     .leftJoin('clients', 'clients.id', 'users.client_id')
