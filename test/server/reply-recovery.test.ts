@@ -41,8 +41,9 @@ describe(`a server killed mid-reply and started again (${dbKind}, real processes
   let dataDir: string;
   let database: BenchDatabase;
   const servers: BenchServer[] = [];
-  const start = async (port: number) => {
-    const server = await startServer(port, { ...database.env, OFFLINE_TOKEN_DELAY_MS: '40', LOG_LEVEL: 'error' }, { dataDir });
+  // Any free port each time: the restart need not reuse the crashed server's, and a fixed one may be taken.
+  const start = async () => {
+    const server = await startServer(0, { ...database.env, OFFLINE_TOKEN_DELAY_MS: '40', LOG_LEVEL: 'error' }, { dataDir });
     servers.push(server);
     return server;
   };
@@ -58,7 +59,7 @@ describe(`a server killed mid-reply and started again (${dbKind}, real processes
   });
 
   it('keeps the partial reply, marks it interrupted, and accepts a send to the conversation at once', async () => {
-    const first = await start(8183);
+    const first = await start();
     const token = await signIn(first);
     const res = await fetch(`${first.url}/api/v1/chat/messages`, {
       method: 'POST',
@@ -79,7 +80,7 @@ describe(`a server killed mid-reply and started again (${dbKind}, real processes
     await first.crash();
     await events.return(undefined).catch(() => undefined);
 
-    const second = await start(8193);
+    const second = await start();
     const token2 = await signIn(second);
     const { messages } = (await api<ConversationMessages>(second, token2, 'GET', messagesUrl)).body.data;
     const reply = messages[1];
