@@ -13,7 +13,7 @@ import { installErrorHandler } from './http/errors';
 import { isLoggerInstance, loggerOptions, RequestLog, type AppLogger } from './http/logger';
 import { registerOpenApi } from './http/openapi';
 import { installRequestRules, routerErrorOptions } from './http/router-errors';
-import { registerSecurityHeaders } from './http/security';
+import { installSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
 import { installContractValidation } from './http/validation';
 import { resumeIngestion } from './ingest/ingest-document';
@@ -105,7 +105,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   installRequestRules(app);
   installContractValidation(app);
   installJsonParser(app);
-  await registerSecurityHeaders(app);
+  installSecurityHeaders(app);
   // A long conversation is a megabyte of JSON and the SPA's scripts are text: both shrink several times.
   // The chat stream is written to the raw socket (hijacked), so it is never buffered by compression.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });

@@ -48,7 +48,7 @@ export function securityHeaders(options: HelmetOptions = OPTIONS): { set: Record
 }
 
 /** Every answer (API, SPA, errors and 404s alike) carries the security headers. */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+export function installSecurityHeaders(app: FastifyInstance): void {
   const { set, removed } = securityHeaders();
   const entries = Object.entries(set);
   app.addHook('onRequest', (_request, reply, done) => {

@@ -14,9 +14,8 @@ let opened: { conversationId: string; page: Promise<ConversationMessages>; start
 export const OPENED_CONVERSATION_FRESH_MS = 10_000;
 
 export function rememberOpenedConversation(conversationId: string, page: Promise<ConversationMessages>, now = Date.now()): void {
-  // A failure is reported by the load that takes it; one nobody takes must not surface as an unhandled rejection.
-  page.catch(() => undefined);
   const entry: NonNullable<typeof opened> = { conversationId, page, startedAt: now };
+  // A failure is reported by the load that takes it; one nobody takes must not surface as an unhandled rejection.
   page.then((value) => (entry.arrived = value), () => undefined);
   opened = entry;
 }

@@ -15,34 +15,54 @@ const s = http.createServer((req, res) => { req.resume(); req.on('end', () => re
 s.listen(0, '127.0.0.1', () => process.stdout.write(String(s.address().port) + '\\n'));
 `;
 
-/** Median round trip (ms) of a small keep-alive POST to a bare Node server, each after `pauseMs` of quiet. */
-export async function measureHttpFloor(pauseMs: number, samples = 30): Promise<number> {
-  const child = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** A Node program (its source) run in another process; resolves with the port it prints once listening. */
+async function startProcess(source: string, ...args: string[]) {
+  const child = spawn(process.execPath, ['-e', source, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+    child.once('error', reject);
+  });
+  return { port, stop: () => child.kill() };
+}
+
+/**
+ * `samples` small keep-alive POSTs to 127.0.0.1:`port`, each after `pauseMs` of quiet (2 more before them, not
+ * counted): when each was sent, when its first byte of body came back, and when its answer ended.
+ */
+async function timedPosts(port: number, pauseMs: number, samples: number) {
+  const agent = new http.Agent({ keepAlive: true });
+  const times: Array<{ sentAt: number; firstAt: number; endAt: number }> = [];
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
-      child.once('error', reject);
-    });
-    const agent = new http.Agent({ keepAlive: true });
-    const times: number[] = [];
     for (let i = 0; i < samples + 2; i++) {
       await sleep(pauseMs);
-      const started = performance.now();
-      await new Promise<void>((resolve, reject) => {
+      const sentAt = performance.now();
+      const timing = await new Promise<{ sentAt: number; firstAt: number; endAt: number }>((resolve, reject) => {
         const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-          res.resume();
-          res.on('end', resolve);
+          let firstAt: number | undefined;
+          res.on('data', () => (firstAt ??= performance.now()));
+          res.on('end', () => {
+            const endAt = performance.now();
+            resolve({ sentAt, firstAt: firstAt ?? endAt, endAt });
+          });
         });
         req.on('error', reject);
         req.end('{"message":"hello"}');
       });
-      if (i >= 2) times.push(performance.now() - started);
+      if (i >= 2) times.push(timing);
     }
-    agent.destroy();
-    times.sort((a, b) => a - b);
-    return times[Math.floor(times.length / 2)]!;
+    return times;
   } finally {
-    child.kill();
+    agent.destroy();
+  }
+}
+
+/** Median round trip (ms) of a small keep-alive POST to a bare Node server, each after `pauseMs` of quiet. */
+export async function measureHttpFloor(pauseMs: number, samples = 30): Promise<number> {
+  const server = await startProcess(SERVER);
+  try {
+    return median((await timedPosts(server.port, pauseMs, samples)).map((t) => t.endAt - t.sentAt));
+  } finally {
+    server.stop();
   }
 }
 
@@ -74,46 +94,28 @@ s.listen(0, '127.0.0.1', () => process.stdout.write(String(s.address().port) + '
  * computes it: the same four crossings, each after the same idle wait, and nothing else.
  */
 export async function measureRelayFloor(pauseMs: number, modelMs: number, samples = 30): Promise<number> {
-  let call: { receivedAt: number; firstByteAt: number } | undefined;
+  const modelCalls: Array<{ receivedAt: number; firstByteAt: number }> = [];
   const model = http.createServer((req, res) => {
     const receivedAt = performance.now();
     req.resume();
     req.on('end', () =>
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        call = { receivedAt, firstByteAt: performance.now() };
+        modelCalls.push({ receivedAt, firstByteAt: performance.now() });
         res.write('data: "Token0"\n\n');
         setTimeout(() => res.end('data: [DONE]\n\n'), 5);
       }, modelMs),
     );
   });
   await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
-  const child = spawn(process.execPath, ['-e', RELAY, String((model.address() as AddressInfo).port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const agent = new http.Agent({ keepAlive: true });
+  const relay = await startProcess(RELAY, String((model.address() as AddressInfo).port));
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
-      child.once('error', reject);
-    });
-    const added: number[] = [];
-    for (let i = 0; i < samples + 2; i++) {
-      await sleep(pauseMs);
-      const sentAt = performance.now();
-      const firstAt = await new Promise<number>((resolve, reject) => {
-        const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-          let first: number | undefined;
-          res.on('data', () => (first ??= performance.now()));
-          res.on('end', () => resolve(first!));
-        });
-        req.on('error', reject);
-        req.end('{"message":"hello"}');
-      });
-      if (i >= 2 && call) added.push(firstAt - sentAt - (call.firstByteAt - call.receivedAt));
-    }
-    return median(added);
+    const posts = await timedPosts(relay.port, pauseMs, samples);
+    // The model heard every POST in turn, the 2 uncounted ones first.
+    const own = modelCalls.slice(2).map((c) => c.firstByteAt - c.receivedAt);
+    return median(posts.map((t, i) => t.firstAt - t.sentAt - own[i]!));
   } finally {
-    agent.destroy();
-    child.kill();
+    relay.stop();
     model.closeAllConnections();
     await new Promise((resolve) => model.close(resolve));
   }

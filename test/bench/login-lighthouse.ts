@@ -55,7 +55,6 @@ async function runOnce(url: string, chromePath: string): Promise<LighthouseRun> 
   }
 }
 
-
 export async function measureLoginLighthouse(baseUrl: string, chromePath: string, runs = LIGHTHOUSE_RUNS) {
   const results: LighthouseRun[] = [];
   for (let i = 0; i < runs; i++) results.push(await runOnce(`${baseUrl}/login`, chromePath));

@@ -207,7 +207,6 @@ export async function measureOpenConversation(executablePath: string) {
   }
 }
 
-
 /** Prints the section of `npm run bench`. */
 export function printOpenConversation({ runs, seeded, seedMs }: Awaited<ReturnType<typeof measureOpenConversation>>) {
   const ms = (n: number) => `${Math.round(n)} ms`;
