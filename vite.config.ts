@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { appLocalePlugin } from './scripts/app-locale-plugin.js';
 import { prerenderPlugin } from './scripts/prerender-plugin.js';
 
 // The router base path comes from configuration (spec): BASE_PATH at build time, '/' by default.
@@ -12,6 +13,7 @@ const apiTarget = process.env.API_URL ?? 'http://localhost:8080';
 export default defineConfig({
   base,
   plugins: [
+    appLocalePlugin(),
     react(),
     tailwindcss(),
     // /login is rendered into dist/login.html at build time: it paints before the JavaScript runs, then hydrates.

@@ -1,4 +1,6 @@
 /** The feedback form's values, limits and texts, without zod: the feedback machine (machines/) imports them. */
+import { groupedNumber } from './grouped-number';
+
 export const feedbackTypes = ['feedback', 'report'] as const;
 export type FeedbackType = (typeof feedbackTypes)[number];
 export const feedbackLevels = ['POOR', 'BELOW_AVERAGE', 'AVERAGE', 'GOOD', 'EXCELLENT'] as const;
@@ -6,6 +8,6 @@ export type FeedbackLevel = (typeof feedbackLevels)[number];
 
 export const FEEDBACK_DESCRIPTION_MAX_LENGTH = 5_000;
 export const RATING_REQUIRED = 'Rating is required';
-export const DESCRIPTION_TOO_LONG = `Description cannot be more than ${FEEDBACK_DESCRIPTION_MAX_LENGTH.toLocaleString('en-US')} characters`;
+export const DESCRIPTION_TOO_LONG = `Description cannot be more than ${groupedNumber(FEEDBACK_DESCRIPTION_MAX_LENGTH)} characters`;
 /** Spec section 8: what the SPA shows after sending. */
 export const FEEDBACK_RECEIVED = 'Your submission has been received. Thank you!';

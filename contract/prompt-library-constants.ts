@@ -1,4 +1,5 @@
 // Spec texts and limits of the personal prompt library, free of zod (the SPA's forms check them before sending).
+import { groupedNumber } from './grouped-number';
 
 /** Spec section 9: 10 per page (the SPA asks for 50 while searching). */
 export const PROMPT_PAGE_SIZE = 10;
@@ -8,7 +9,7 @@ export const TAG_MAX_LENGTH = 50;
 
 export const PROMPT_REQUIRED = 'Prompt is required';
 export const TAG_REQUIRED = 'At least one tag is required';
-export const PROMPT_TOO_LONG = `Prompt cannot be more than ${PROMPT_MAX_LENGTH.toLocaleString('en-US')} characters`;
+export const PROMPT_TOO_LONG = `Prompt cannot be more than ${groupedNumber(PROMPT_MAX_LENGTH)} characters`;
 export const TOO_MANY_TAGS = `A prompt can have at most ${PROMPT_MAX_TAGS} tags`;
 export const TAG_TOO_LONG = `A tag cannot be more than ${TAG_MAX_LENGTH} characters`;
 export const PROMPT_NOT_FOUND = 'Prompt not found';

@@ -38,7 +38,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function requestKey(method: Method, path: string, query: RequestOptions['query']) {
   const q = Object.entries(query ?? {})
     .filter(([, v]) => v !== undefined && v !== null)
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([k, v]) => `${k}=${String(v)}`)
     .join('&');
   return `${method} ${path}?${q}`;

@@ -9,6 +9,7 @@ import {
   POLICY_TOO_MANY_CHARS,
   wordCountLevel,
 } from '../../../contract/global-policy-constants';
+import { groupedNumber } from '../../../contract/grouped-number';
 import { policyEditorMachine } from '../../../machines/policy-editor.machine';
 import { fetchGlobalPolicy, updateGlobalPolicy } from '../../api/global-policy';
 import { withServerDetail } from '../../lib/load-failure';
@@ -89,7 +90,7 @@ export default function GlobalPolicyPage() {
           />
           <div className="flex flex-wrap items-center gap-3">
             <p aria-live="polite" className={cx('flex-1 text-sm', counterTone[level])}>
-              {words.toLocaleString('en-US')} / {POLICY_MAX_WORDS.toLocaleString('en-US')} words{counterNote[level]}
+              {groupedNumber(words)} / {groupedNumber(POLICY_MAX_WORDS)} words{counterNote[level]}
               {view.unsaved && <span className="ml-2 text-gray-700 dark:text-gray-200">· Unsaved changes</span>}
             </p>
             <Button isDisabled={!view.canReset} onPress={() => editor.send({ type: 'policy.reset' })}>
