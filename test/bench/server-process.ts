@@ -43,7 +43,7 @@ let hooked = false;
 
 function cleanUpNow() {
   for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const dir of directories) rmSync(dir, { recursive: true, force: true });
+  for (const dir of directories) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
 function hookExit() {
