@@ -8,7 +8,8 @@ const REPLACEMENT = fileURLToPath(new URL('../src/lib/app-locale.ts', import.met
 
 /**
  * Gives react-aria Tanya's interface language instead of the browser's (src/lib/app-locale.ts says why). A build
- * that bundles react-aria without passing here fails: react-aria moved the module, and this must follow it.
+ * that bundles react-aria without passing here fails: react-aria moved the module, and this must follow it. The
+ * dev server's pre-bundled dependencies do not pass through plugins: there react-aria keeps the browser's language.
  */
 export function appLocalePlugin(): Plugin {
   let building = false;
