@@ -158,8 +158,8 @@ export async function signedInProfile(executablePath: string, serverUrl: string)
 }
 
 /**
- * Loads before the measured ones, not counted: a returning visitor's browser has opened the app before, and V8
- * keeps what it learnt about a script only from its second load on.
+ * Loads before the measured ones, not counted: a returning visitor's browser has opened the app before (the first
+ * loads in a new profile took 310–330 ms here, the later ones about 280 ms).
  */
 export const WARMUP_LOADS = 2;
 
@@ -248,7 +248,7 @@ export function printOpenConversation({ runs, privateRuns, seeded, seedMs }: Awa
   console.log(
     `\nOpen a long conversation (${seeded.messages.toLocaleString('en-GB')} messages, ${(seeded.chars / 1024).toFixed(0)} KB of text, ` +
       `~${Math.round(seeded.words / seeded.messages)} words each; seeded in ${ms(seedMs)}), ${runs.length} fresh page loads after ${WARMUP_LOADS} uncounted, ` +
-      `signed in, in a browser with its own profile as a returning visitor's is (HTTP cache, and what V8 kept of earlier visits):`,
+      `signed in, in a browser with its own profile as a returning visitor's is (HTTP cache and all Chromium keeps of earlier visits):`,
   );
   const fetched = Math.max(...runs.map((r) => r.apiMessages));
   console.log(
