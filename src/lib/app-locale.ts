@@ -3,7 +3,7 @@
 // buttons of popovers, for instance) and its text direction follow that language, not the browser's: a French
 // browser would otherwise have screen readers read "Rejeter" on an English page. Its original also asked
 // Intl.DateTimeFormat whether the browser's language is supported while the module loads, and the first Intl call
-// of a page loads ICU's data: about 10 ms of every page load's main thread, before the first paint.
+// of a page loads ICU's data: 10–20 ms of every page load's main thread, before the first paint.
 // The date picker keeps its own locale (src/ui/date-picker.tsx, I18nProvider en-GB).
 
 interface Locale {

@@ -148,8 +148,8 @@ async function signIn(context: BrowserContext, serverUrl: string): Promise<Brows
 const VIEWPORT = { width: 1280, height: 800 };
 
 /** A private window of `browser`, signed in: its HTTP cache is warm once the sign-in has loaded the app. */
-export function signedInContext(browser: Browser, serverUrl: string): Promise<BrowserContext> {
-  return browser.newContext({ serviceWorkers: 'block', viewport: VIEWPORT }).then((context) => signIn(context, serverUrl));
+export async function signedInContext(browser: Browser, serverUrl: string): Promise<BrowserContext> {
+  return signIn(await browser.newContext({ serviceWorkers: 'block', viewport: VIEWPORT }), serverUrl);
 }
 
 /** A browser with a profile of its own (browser.ts, launchBenchProfile), signed in. Close it when done. */
