@@ -1,12 +1,12 @@
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Driver } from 'kysely';
 import pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
 import type { Config } from '../config';
 import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import type { Database } from './database';
-import { startCheckpointer } from './sqlite-checkpointer';
+import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer';
 
 export type Db = Kysely<Database>;
 
@@ -34,19 +34,31 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'sqlitePath'>, opt
   // sqlite-vec's functions (vec_distance_cosine) for the documents' vectors: retrieval ranks chunks with them.
   sqliteVec.load(sqlite);
   const checkpointer = startCheckpointer(config.sqlitePath);
-  const database = withStatementCache(sqlite);
-  return new Kysely<Database>({
-    dialect: new SqliteDialect({
-      database: {
-        ...database,
-        // Kysely does not wait for close: the app's connection closes at once, the worker's on its own.
-        close() {
-          database.close();
-          void checkpointer.stop();
-        },
-      },
-    }),
-  });
+  return new Kysely<Database>({ dialect: new SqliteWithCheckpointer({ database: withStatementCache(sqlite) }, checkpointer) });
+}
+
+/**
+ * db.destroy() returns once the checkpointer's connection is closed too: its last checkpoint and the removal of the
+ * -wal and -shm files are then done, not still running while the caller removes or copies the data directory.
+ * (Kysely's SQLite driver does not wait for the database's close(), so the wait is added to the driver.)
+ */
+class SqliteWithCheckpointer extends SqliteDialect {
+  constructor(
+    config: ConstructorParameters<typeof SqliteDialect>[0],
+    private readonly checkpointer: Checkpointer,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const destroy = driver.destroy.bind(driver);
+    driver.destroy = async () => {
+      await destroy();
+      await this.checkpointer.stop();
+    };
+    return driver;
+  }
 }
 
 /** Distinct SQL texts kept prepared; the app issues a few hundred, the rest (IN lists of many sizes) rotate out. */

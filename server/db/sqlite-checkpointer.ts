@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 /** How often the WAL is copied back into the database file. */
-const CHECKPOINT_INTERVAL_MS = 1_000;
+export const CHECKPOINT_INTERVAL_MS = 1_000;
 
 /**
  * Runs in the worker: its own connection to the database, checkpointing now and then. PASSIVE never waits for

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { createDb } from '../../server/db/create-db';
+import { CHECKPOINT_INTERVAL_MS } from '../../server/db/sqlite-checkpointer';
 import { createMailer } from '../../server/services/mailer';
 import { resolveJwtSecret } from '../../server/services/jwt-secret';
 
@@ -41,6 +42,19 @@ describe('DATA_DIR and the SQLite files', () => {
     } finally {
       await db.destroy();
     }
+  });
+
+  it('is closed for good when destroy() returns: the checkpointer has let go and the -wal and -shm files are gone', async () => {
+    const config = loadConfig({ DATA_DIR: path.join(root, 'closed') });
+    const db = createDb(config);
+    await sql`create table probe (x integer)`.execute(db);
+    await sql`insert into probe (x) values (1)`.execute(db);
+    // Past a checkpoint round, the checkpointer's own connection holds the WAL open too.
+    await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_INTERVAL_MS + 300));
+    await db.destroy();
+    // SQLite's last close folds the WAL back and removes both files; were the checkpointer still closing, that would
+    // happen while the caller removes or backs up the directory.
+    expect(fs.readdirSync(config.dataDir)).toEqual([path.basename(config.sqlitePath)]);
   });
 
   it('creates DATA_DIR 0700 for the generated JWT secret and the mail outbox too', async () => {
