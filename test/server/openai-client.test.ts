@@ -53,6 +53,45 @@ async function startScripted(answers: Array<(res: http.ServerResponse) => void>,
   };
 }
 
+/**
+ * A provider that takes each request and then says nothing more (`partial`: after one chunk of text). `arrived`
+ * resolves when the first request's body is read, `closed` when the client closes that connection.
+ */
+async function startSilent(partial: boolean) {
+  let requests = 0;
+  let headers: http.IncomingHttpHeaders = {};
+  let bodyLength = 0;
+  let arrive!: () => void;
+  let close!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const closed = new Promise<void>((resolve) => (close = resolve));
+  const server = http.createServer((req, res) => {
+    requests++;
+    headers = req.headers;
+    req.socket.once('close', close);
+    req.on('data', (chunk: Buffer) => (bodyLength += chunk.length));
+    req.on('end', () => {
+      arrive();
+      if (!partial) return;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'Partial' }, finish_reason: null }] })}\n\n`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    arrived,
+    closed,
+    requests: () => requests,
+    headers: () => headers,
+    bodyLength: () => bodyLength,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 const streamOf = (...texts: string[]) => (res: http.ServerResponse) => {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   for (const text of texts) res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\r\n\r\n`);
@@ -146,6 +185,75 @@ describe('the OpenAI-compatible client', () => {
       }
     })().catch((e: unknown) => e);
     expect(err).toBe(reason);
+  });
+
+  it('ends a call aborted while the provider is silent at once, and closes its connection', async () => {
+    const p = await startSilent(false);
+    try {
+      const model = createOpenAiCompatibleModel({ baseUrl: p.baseUrl, model: 'm', apiKey: undefined }, { reasoning: 'auto' });
+      const controller = new AbortController();
+      const reason = new Error('stopped by the user');
+      const reading = model.stream({ ...question, signal: controller.signal })[Symbol.asyncIterator]().next();
+      await p.arrived;
+      controller.abort(reason);
+      // Without the abort reaching the request, this waits for the provider's answer (never) or the 10-minute timeout.
+      await expect(reading).rejects.toBe(reason);
+      await p.closed;
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('ends a call aborted between two chunks of its answer at once, and closes its connection', async () => {
+    const p = await startSilent(true);
+    try {
+      const model = createOpenAiCompatibleModel({ baseUrl: p.baseUrl, model: 'm', apiKey: undefined }, { reasoning: 'auto' });
+      const controller = new AbortController();
+      const reason = new Error('stopped by the user');
+      const chunks = model.stream({ ...question, signal: controller.signal })[Symbol.asyncIterator]();
+      expect(await chunks.next()).toEqual({ done: false, value: { type: 'delta', text: 'Partial' } });
+      const waiting = chunks.next();
+      setTimeout(() => controller.abort(reason), 20);
+      await expect(waiting).rejects.toBe(reason);
+      await p.closed;
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('sends nothing for a call whose signal is already aborted', async () => {
+    const p = await startSilent(false);
+    try {
+      const model = createOpenAiCompatibleModel({ baseUrl: p.baseUrl, model: 'm', apiKey: undefined }, { reasoning: 'auto' });
+      const reason = new Error('closing');
+      await expect(collectReply(model, { ...question, signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(p.requests()).toBe(0);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('names the host and the body length of each request', async () => {
+    const p = await startSilent(true);
+    try {
+      const model = createOpenAiCompatibleModel({ baseUrl: p.baseUrl, model: 'm', apiKey: 'k' }, { reasoning: 'auto' });
+      const controller = new AbortController();
+      const chunks = model.stream({ ...question, signal: controller.signal })[Symbol.asyncIterator]();
+      await chunks.next();
+      controller.abort();
+      await chunks.next().catch(() => undefined);
+      expect(p.headers()).toMatchObject({
+        host: new URL(p.baseUrl).host,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        authorization: 'Bearer k',
+        'content-length': String(p.bodyLength()),
+      });
+      expect(p.headers()['transfer-encoding']).toBeUndefined();
+    } finally {
+      await p.close();
+    }
   });
 
   it('sends the request again at once when a kept-alive connection turns out closed', async () => {
