@@ -134,16 +134,17 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
   }
 
   // Saved and released before `done` goes out, so a client acting on `done` finds the reply final and can send again.
-  const status = failure ? 'error' : 'complete';
+  const status = failure ? ('error' as const) : ('complete' as const);
   // A stop asked for after the model had finished (the reply was being saved) did not stop anything.
   const stopped = watch.stopped && !failure && !finish;
   writer.discard(reply.id);
   writer.releaseLease(exchange.lease);
   // One transaction: one commit (and on PostgreSQL one round trip fewer) for every reply that ends.
+  // The stored reply is what every later reader gets: markers pointing at other origins become links.
+  const stored = neutraliseForeignMarkers(content, ctx.config.publicUrl);
   await attempt(log, 'saving the reply and releasing the answering lease', () =>
     inTransaction(ctx.db, async (trx) => {
-      // The stored reply is what every later reader gets: markers pointing at other origins become links.
-      await finishReply(trx, reply.id, neutraliseForeignMarkers(content, ctx.config.publicUrl), status, stopped);
+      await finishReply(trx, reply.id, stored, status, stopped);
       await releaseAnsweringLease(trx, conversation.id, exchange.lease, true);
     }),
   );
@@ -170,6 +171,14 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
   if (failure) ctx.streams.publish(streamId, { type: 'error', error: failure });
   ctx.streams.publish(streamId, { type: 'done', done: { message_id: reply.id, usage, stopped } });
   ctx.streams.close(streamId);
+
+  // The next question reads this exchange back as history and counts its tokens before the model is asked: counted
+  // now, while nobody waits (counts are remembered by text), that is a few tenths of a millisecond less before its
+  // first token.
+  for (const message of [exchange.userMessage, { ...reply, status, content: stored }]) {
+    const turn = historyTurn(message);
+    if (turn) countTurnTokens(turn);
+  }
 
   // The first exchange (the reply is message 2) names the conversation.
   if (status === 'complete' && reply.seq === 2 && conversation.title === DEFAULT_CONVERSATION_TITLE) {
@@ -198,14 +207,8 @@ export async function buildPrompt(
   const history: ChatTurn[] = [];
   let budget = ctx.config.llm.historyTokens;
   for (let i = earlier.length - 1; i >= 0; i--) {
-    const message = earlier[i];
-    // Unfinished or failed replies are not something the model said.
-    if (message.sender === 'Assistant' && message.status !== 'complete') continue;
-    const turn: ChatTurn = {
-      role: message.sender === 'user' ? 'user' : 'assistant',
-      content: message.sender === 'user' ? message.content : withoutErrorMarkers(message.content),
-    };
-    if (!turn.content) continue;
+    const turn = historyTurn(earlier[i]);
+    if (!turn) continue;
     budget -= countTurnTokens(turn);
     if (budget < 0) break;
     history.push(turn);
@@ -214,6 +217,14 @@ export async function buildPrompt(
   timings.tokens = moment();
   const asked: ChatTurn = { role: 'user', content: images.length > 0 ? [{ type: 'text', text: question }, ...images] : question };
   return [{ role: 'system', content: system }, ...history, asked];
+}
+
+/** A stored message as the model is shown it in a later question's history, or null when it is left out. */
+function historyTurn(message: Pick<MessageRecord, 'sender' | 'status' | 'content'>): ChatTurn | null {
+  // Unfinished or failed replies are not something the model said.
+  if (message.sender === 'Assistant' && message.status !== 'complete') return null;
+  const content = message.sender === 'user' ? message.content : withoutErrorMarkers(message.content);
+  return content ? { role: message.sender === 'user' ? 'user' : 'assistant', content } : null;
 }
 
 /** Book-keeping after the reply must not stop the stream from ending: failures are logged, not thrown. */

@@ -46,6 +46,11 @@ function countTextTokensCached(text: string): number {
   return tokens;
 }
 
+/** Whether the count of `text` is remembered: a prompt holding it does not tokenize it again. */
+export function tokenCountRemembered(text: string): boolean {
+  return counted.has(text);
+}
+
 /**
  * What one image in a question costs, counted without the provider's figure: OpenAI bills a high-detail image by
  * its 512-pixel tiles (85 + 170 a tile; 765 for a 1024x1024 one). The base64 bytes are never tokenized as text.

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ConversationList, type ConversationMessages } from '../../contract/chat';
 import { errorMarker } from '../../contract/markers';
 import { LLM_FAILED, MAX_TOKENS_REACHED } from '../../server/services/chat-stream';
+import { tokenCountRemembered } from '../../server/services/usage';
 import { eventually, startChatServer, type ChatServer } from './helpers/chat-fixtures';
 import { DEFAULT_FAKE_REPLY, isTitleRequest, startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from './helpers/fake-openai';
 import { dbKind } from './helpers/test-app';
@@ -52,6 +54,17 @@ describe(`replies from an OpenAI-compatible provider (${dbKind})`, () => {
   };
   const usageOf = (messageId: string, purpose: 'reply' | 'title' = 'reply') =>
     s.db.selectFrom('usage_logs').selectAll().where('message_id', '=', messageId).where('purpose', '=', purpose).execute();
+
+  it('counts an exchange into the history as soon as its reply ends, so the next question does not wait for that', async () => {
+    const id = randomUUID();
+    const question = `How often should the signing keys rotate? (${id})`;
+    primary.respond(() => ({ kind: 'reply', chunks: ['Every', ' year', ` (${id}).`], usage: { prompt_tokens: 50, completion_tokens: 5 } }));
+    // Both counts come with the provider's usage, so nothing on the way to `done` tokenizes these texts.
+    const first = await s.ask({ conversation_id: null, message: question });
+    expect(first.text).toBe(`Every year (${id}).`);
+    expect(tokenCountRemembered(question)).toBe(true);
+    expect(tokenCountRemembered(`Every year (${id}).`)).toBe(true);
+  });
 
   it('streams the model reply, sends the system prompt and history, and logs usage with its cost', async () => {
     primary.respond(() => ({ kind: 'reply', chunks: ['Zero', ' trust', ' means', '...'], usage: { prompt_tokens: 1200, completion_tokens: 300 } }));
