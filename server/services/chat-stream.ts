@@ -139,9 +139,9 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
   const stopped = watch.stopped && !failure && !finish;
   writer.discard(reply.id);
   writer.releaseLease(exchange.lease);
-  // One transaction: one commit (and on PostgreSQL one round trip fewer) for every reply that ends.
   // The stored reply is what every later reader gets: markers pointing at other origins become links.
   const stored = neutraliseForeignMarkers(content, ctx.config.publicUrl);
+  // One transaction: one commit (and on PostgreSQL one round trip fewer) for every reply that ends.
   await attempt(log, 'saving the reply and releasing the answering lease', () =>
     inTransaction(ctx.db, async (trx) => {
       await finishReply(trx, reply.id, stored, status, stopped);
