@@ -67,7 +67,7 @@ export function resolveUsage(reported: TokenUsage | null, prompt: ChatTurn[], co
   if (reported) return reported;
   return {
     prompt_tokens: prompt.reduce((sum, turn) => sum + countTurnTokens(turn), 0),
-    completion_tokens: countTextTokens(completion),
+    completion_tokens: countTextTokensCached(completion),
   };
 }
 
