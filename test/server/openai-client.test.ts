@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiCompatibleModel } from '../../server/llm/openai-compatible';
 import { SseDataReader } from '../../server/llm/sse-data';
-import { collectReply, LlmCallError, type ChatChunk } from '../../server/llm/types';
+import { collectReply, LlmCallError, type ChatChunk, type ChatModel } from '../../server/llm/types';
 import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai';
 
 describe('SseDataReader', () => {
@@ -90,6 +90,18 @@ async function startSilent(partial: boolean) {
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+type SilentProvider = Awaited<ReturnType<typeof startSilent>>;
+
+/** Runs `test` with a silent provider (see startSilent) and a client of it (API key "k"), then closes the provider. */
+async function withSilentProvider(partial: boolean, test: (p: SilentProvider, model: ChatModel) => Promise<void>) {
+  const p = await startSilent(partial);
+  try {
+    await test(p, createOpenAiCompatibleModel({ baseUrl: p.baseUrl, model: 'm', apiKey: 'k' }, { reasoning: 'auto' }));
+  } finally {
+    await p.close();
+  }
 }
 
 const streamOf = (...texts: string[]) => (res: http.ServerResponse) => {
@@ -187,10 +199,8 @@ describe('the OpenAI-compatible client', () => {
     expect(err).toBe(reason);
   });
 
-  it('ends a call aborted while the provider is silent at once, and closes its connection', async () => {
-    const p = await startSilent(false);
-    try {
-      const model = createOpenAiCompatibleModel({ baseUrl: p.baseUrl, model: 'm', apiKey: undefined }, { reasoning: 'auto' });
+  it('ends a call aborted while the provider is silent at once, and closes its connection', () =>
+    withSilentProvider(false, async (p, model) => {
       const controller = new AbortController();
       const reason = new Error('stopped by the user');
       const reading = model.stream({ ...question, signal: controller.signal })[Symbol.asyncIterator]().next();
@@ -199,15 +209,10 @@ describe('the OpenAI-compatible client', () => {
       // Without the abort reaching the request, this waits for the provider's answer (never) or the 10-minute timeout.
       await expect(reading).rejects.toBe(reason);
       await p.closed;
-    } finally {
-      await p.close();
-    }
-  });
+    }));
 
-  it('ends a call aborted between two chunks of its answer at once, and closes its connection', async () => {
-    const p = await startSilent(true);
-    try {
-      const model = createOpenAiCompatibleModel({ baseUrl: p.baseUrl, model: 'm', apiKey: undefined }, { reasoning: 'auto' });
+  it('ends a call aborted between two chunks of its answer at once, and closes its connection', () =>
+    withSilentProvider(true, async (p, model) => {
       const controller = new AbortController();
       const reason = new Error('stopped by the user');
       const chunks = model.stream({ ...question, signal: controller.signal })[Symbol.asyncIterator]();
@@ -216,28 +221,18 @@ describe('the OpenAI-compatible client', () => {
       setTimeout(() => controller.abort(reason), 20);
       await expect(waiting).rejects.toBe(reason);
       await p.closed;
-    } finally {
-      await p.close();
-    }
-  });
+    }));
 
-  it('sends nothing for a call whose signal is already aborted', async () => {
-    const p = await startSilent(false);
-    try {
-      const model = createOpenAiCompatibleModel({ baseUrl: p.baseUrl, model: 'm', apiKey: undefined }, { reasoning: 'auto' });
+  it('sends nothing for a call whose signal is already aborted', () =>
+    withSilentProvider(false, async (p, model) => {
       const reason = new Error('closing');
       await expect(collectReply(model, { ...question, signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
       await new Promise((r) => setTimeout(r, 50));
       expect(p.requests()).toBe(0);
-    } finally {
-      await p.close();
-    }
-  });
+    }));
 
-  it('names the host and the body length of each request', async () => {
-    const p = await startSilent(true);
-    try {
-      const model = createOpenAiCompatibleModel({ baseUrl: p.baseUrl, model: 'm', apiKey: 'k' }, { reasoning: 'auto' });
+  it('names the host and the body length of each request', () =>
+    withSilentProvider(true, async (p, model) => {
       const controller = new AbortController();
       const chunks = model.stream({ ...question, signal: controller.signal })[Symbol.asyncIterator]();
       await chunks.next();
@@ -251,10 +246,7 @@ describe('the OpenAI-compatible client', () => {
         'content-length': String(p.bodyLength()),
       });
       expect(p.headers()['transfer-encoding']).toBeUndefined();
-    } finally {
-      await p.close();
-    }
-  });
+    }));
 
   it('sends the request again at once when a kept-alive connection turns out closed', async () => {
     // The second request finds its reused connection closed by the provider.
