@@ -124,6 +124,11 @@ export function createOpenAiCompatibleModel(endpoint: LlmEndpoint, options: Open
   /** The response to one attempt, once its status is 2xx; a refused attempt throws ProviderStatusError. */
   const post = (body: string, signal: AbortSignal | undefined) =>
     new Promise<IncomingMessage>((resolve, reject) => {
+      // Nothing is sent, and no kept-alive connection is taken from the agent only to be closed.
+      if (signal?.aborted) {
+        reject(new CallAborted('the model call was aborted', { cause: signal.reason }));
+        return;
+      }
       const req = transport.request({ ...target, headers: [...headers, 'content-length', String(Buffer.byteLength(body))] });
       req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${IDLE_TIMEOUT_MS} ms`)));
       req.once('error', (err: NodeJS.ErrnoException) => {
@@ -143,11 +148,8 @@ export function createOpenAiCompatibleModel(endpoint: LlmEndpoint, options: Open
       // option (which also sets up stream-end tracking on the request; a tenth of a millisecond when cold).
       if (signal) {
         const abort = () => req.destroy(new CallAborted('the model call was aborted', { cause: signal.reason }));
-        if (signal.aborted) abort();
-        else {
-          signal.addEventListener('abort', abort, { once: true });
-          req.once('close', () => signal.removeEventListener('abort', abort));
-        }
+        signal.addEventListener('abort', abort, { once: true });
+        req.once('close', () => signal.removeEventListener('abort', abort));
       }
       req.end(body);
     });
