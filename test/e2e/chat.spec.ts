@@ -80,6 +80,30 @@ test.describe('chat', () => {
     await expect(page).toHaveURL(/\/chat$/);
   });
 
+  test('the box grows with its text up to its limit, then scrolls, and is one line again once emptied', async ({ page }) => {
+    await page.goto('/chat');
+    const box = messageBox(page);
+    const size = () =>
+      box.evaluate((el) => ({ height: el.getBoundingClientRect().height, max: parseFloat(getComputedStyle(el).maxHeight), scrolls: el.scrollHeight > el.clientHeight }));
+    const empty = await size();
+    // Spec: 50 px at least, however short the text.
+    expect(empty.height).toBeGreaterThanOrEqual(50);
+    expect(empty.scrolls).toBe(false);
+
+    await box.fill('one\ntwo\nthree');
+    const three = await size();
+    expect(three.height).toBeGreaterThan(empty.height + 20);
+    expect(three.scrolls).toBe(false);
+
+    await box.fill(Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n'));
+    const long = await size();
+    expect(long.height).toBeCloseTo(long.max, 0);
+    expect(long.scrolls).toBe(true);
+
+    await box.fill('');
+    expect((await size()).height).toBeCloseTo(empty.height, 0);
+  });
+
   test('text is shown as written: no HTML from anyone, no markdown in the question', async ({ page }) => {
     const question = `<img src=x onerror="window.__pwned=1"> **not bold** ${unique('x')}`;
     await startConversation(page, question);
