@@ -60,11 +60,17 @@ test.describe('attached documents', () => {
     await expect(confirm).toHaveCount(0);
     await expect(row).toBeVisible();
     await row.getByRole('button', { name: `Delete ${name}` }).click();
+    // The confirmation closes slowly, as on a busy machine: it gives the focus back only after the list has lost the
+    // deleted document's button (a single check of the focus, 300 ms after the delete, missed it then).
+    await page.addStyleTag({ content: '[data-exiting] { transition-duration: 1s !important; }' });
     await page.getByRole('alertdialog', { name: 'Delete Document' }).getByRole('button', { name: 'Delete' }).click();
     await expect(page.getByText(DOCUMENT_DELETED)).toBeVisible();
     await expect(dialog.getByText('No documents are attached to this conversation.')).toBeVisible();
+    await expect(page.getByRole('alertdialog')).toHaveCount(0);
     // The deleted document's button is gone; the focus stays in the dialog, so Escape still closes it.
-    await expect.poll(() => page.evaluate(() => document.querySelector('[role="dialog"]')?.contains(document.activeElement))).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => document.querySelector('[role="dialog"]')?.contains(document.activeElement)), { timeout: 3_000 })
+      .toBe(true);
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
     await expect(documentsButton(page, '0 Documents')).toBeVisible();
