@@ -121,12 +121,14 @@ export function createOpenAiCompatibleModel(endpoint: LlmEndpoint, options: Open
     'authorization', `Bearer ${endpoint.apiKey ?? 'not-needed'}`,
   ];
 
+  const aborted = (signal: AbortSignal) => new CallAborted('the model call was aborted', { cause: signal.reason });
+
   /** The response to one attempt, once its status is 2xx; a refused attempt throws ProviderStatusError. */
   const post = (body: string, signal: AbortSignal | undefined) =>
     new Promise<IncomingMessage>((resolve, reject) => {
       // Nothing is sent, and no kept-alive connection is taken from the agent only to be closed.
       if (signal?.aborted) {
-        reject(new CallAborted('the model call was aborted', { cause: signal.reason }));
+        reject(aborted(signal));
         return;
       }
       const req = transport.request({ ...target, headers: [...headers, 'content-length', String(Buffer.byteLength(body))] });
@@ -147,7 +149,7 @@ export function createOpenAiCompatibleModel(endpoint: LlmEndpoint, options: Open
       // An abort ends the request, or its response while that streams: one listener, not node:http's `signal`
       // option (which also sets up stream-end tracking on the request; a tenth of a millisecond when cold).
       if (signal) {
-        const abort = () => req.destroy(new CallAborted('the model call was aborted', { cause: signal.reason }));
+        const abort = () => req.destroy(aborted(signal));
         signal.addEventListener('abort', abort, { once: true });
         req.once('close', () => signal.removeEventListener('abort', abort));
       }
