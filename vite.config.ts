@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { appLocalePlugin } from './scripts/app-locale-plugin.js';
+import { classicChunksPlugin } from './scripts/classic-chunks-plugin.js';
 import { prerenderPlugin } from './scripts/prerender-plugin.js';
 
 // The router base path comes from configuration (spec): BASE_PATH at build time, '/' by default.
@@ -16,6 +17,9 @@ export default defineConfig({
     appLocalePlugin(),
     react(),
     tailwindcss(),
+    // The chunks become classic scripts, whose compiled code browsers keep between visits (before prerender, which
+    // reads the entry from index.html as this leaves it).
+    classicChunksPlugin(),
     // /login is rendered into dist/login.html at build time: it paints before the JavaScript runs, then hydrates.
     prerenderPlugin(),
     VitePWA({
@@ -62,9 +66,8 @@ export default defineConfig({
   },
   build: {
     target: 'es2022',
-    // No modulepreload polyfill: browsers without it (Safari before 17) load the same modules, only not ahead of
-    // time, and the polyfill would add to the login route's JS for everyone.
-    modulePreload: { polyfill: false },
+    // No module preloads: the chunks are classic scripts, fetched by the chunk loader (classic-chunks-plugin.ts).
+    modulePreload: false,
     sourcemap: false,
     chunkSizeWarningLimit: 700,
     rolldownOptions: {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, type Plugin, type ResolvedConfig, type Rolldown } from 'vite';
+import { ENTRY_TAG, PRELOAD_TAGS } from './classic-chunks-plugin.js';
 import { loadAppAfterPaint } from './prerender-loader.js';
 import { preloadSignedInScreen } from './prerender-route-preload.js';
 
@@ -36,9 +37,6 @@ const PRERENDER_MANIFEST = 'prerendered.json';
 const RENDER_ENTRY = 'src/app/render-static.tsx';
 
 const EMPTY_ROOT = '<div id="root"></div>';
-/** The tags Vite writes into index.html for the entry chunk and the chunks it imports. */
-const ENTRY_SCRIPT = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;
-const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="[^"]+">/g;
 const STYLESHEET = /<link rel="stylesheet" crossorigin href="([^"]+)">/;
 
 type RenderRoute = (path: string) => Promise<string>;
@@ -64,12 +62,13 @@ export function prerenderPlugin(): Plugin {
       const html = bundle['index.html'];
       if (!html || html.type !== 'asset') return this.error('prerender: the bundle has no index.html');
       const template = String(html.source);
-      const entry = ENTRY_SCRIPT.exec(template)?.[1];
-      if (!entry || !template.includes(EMPTY_ROOT)) return this.error('prerender: index.html lacks its entry script or an empty root');
+      // index.html as classic-chunks-plugin.ts left it: the chunk loader's tag names the entry chunk.
+      const [, chunkLoader, entry] = ENTRY_TAG.exec(template) ?? [];
+      if (!chunkLoader || !entry || !template.includes(EMPTY_ROOT)) return this.error('prerender: index.html lacks its entry script or an empty root');
       const css = stylesheetOf(bundle, template, config.base);
       const shell = template
-        .replace(ENTRY_SCRIPT, '')
-        .replace(MODULE_PRELOAD, '')
+        .replace(ENTRY_TAG, '')
+        .replace(PRELOAD_TAGS, '')
         .replace(STYLESHEET, () => `<style>${css}</style>`);
 
       const renderer = await buildRenderer(config);
@@ -77,10 +76,10 @@ export function prerenderPlugin(): Plugin {
         for (const route of PRERENDERED) {
           const markup = await renderer.render(route.path);
           const preloads = chunkClosure(bundle, [path.resolve(config.root, route.screen)]).map((file) => `${config.base}${file}`);
-          const loaderSource = `(${loadAppAfterPaint.toString()})(${JSON.stringify(entry)}, ${JSON.stringify(preloads)});\n`;
+          const loaderSource = `(${loadAppAfterPaint.toString()})(${JSON.stringify(chunkLoader)}, ${JSON.stringify(entry)}, ${JSON.stringify(preloads)});\n`;
           const loader = this.getFileName(this.emitFile({ type: 'asset', name: `${path.parse(route.file).name}-loader.js`, source: loaderSource }));
           const source = shell
-            .replace('</head>', `  <script type="module" src="${config.base}${loader}"></script>\n  </head>`)
+            .replace('</head>', `  <script defer src="${config.base}${loader}"></script>\n  </head>`)
             .replace(EMPTY_ROOT, () => `<div id="root">${markup}</div>`);
           this.emitFile({ type: 'asset', fileName: route.file, source });
         }
@@ -91,7 +90,7 @@ export function prerenderPlugin(): Plugin {
       }
 
       // index.html itself (the prerendered pages above were made from it before this): the signed-in screens' preloader.
-      const entryChunk = bundle[entry.slice(config.base.length)];
+      const entryChunk = bundle[entry];
       if (entryChunk?.type !== 'chunk' || !entryChunk.facadeModuleId) return this.error(`prerender: no entry chunk ${entry}`);
       const loadedWithEntry = new Set(chunkClosure(bundle, [entryChunk.facadeModuleId]));
       const screens = Object.fromEntries(
@@ -108,7 +107,7 @@ export function prerenderPlugin(): Plugin {
       // and run. (As an async module it ran only after that, in a trace ~300 ms later on a busy machine, and the
       // screen's chunks were asked for no sooner than the router would have.) It is a tiny immutable asset, from the
       // HTTP cache on a return visit; the CSP (script-src 'self') rules out inlining it.
-      html.source = template.replace(ENTRY_SCRIPT, (tag) => `\n    <script src="${config.base}${preloader}"></script>${tag}`);
+      html.source = template.replace(ENTRY_TAG, (tag) => `\n    <script src="${config.base}${preloader}"></script>${tag}`);
     },
   };
 }

@@ -18,15 +18,16 @@ export function preloadSignedInScreen(base: string, tokenKey: string, screens: R
   const tags = document.createDocumentFragment();
   for (const href of files) {
     const link = document.createElement('link');
-    // A stylesheet is only fetched: the router's loader inserts it (and waits for it) with the screen's code.
+    // Only fetched: the router's loader inserts the stylesheet (and waits for it), and the chunk loader the scripts.
+    link.rel = 'preload';
     if (href.endsWith('.css')) {
-      link.rel = 'preload';
       link.as = 'style';
+      // As Vite's preload helper asks for stylesheets, so the browser reuses the response.
+      link.crossOrigin = '';
     } else {
-      link.rel = 'modulepreload';
+      // The chunks are classic scripts, fetched without CORS (classic-chunks-plugin.ts).
+      link.as = 'script';
     }
-    // As the router's loader asks for them, so the browser reuses these responses.
-    link.crossOrigin = '';
     link.href = href;
     tags.append(link);
   }

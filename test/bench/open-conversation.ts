@@ -109,7 +109,8 @@ export function initScript<A>(fn: (arg: A) => void, arg: A): string {
 function readBootTimes(): BootTimes {
   const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
   const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-  const entrySrc = document.querySelector<HTMLScriptElement>('script[type="module"][src*="/assets/index-"]')?.src;
+  const entryFile = document.querySelector<HTMLScriptElement>('script[data-entry]')?.dataset.entry;
+  const entrySrc = entryFile && new URL(`/${entryFile}`, location.href).href;
   return {
     htmlMs: nav?.responseEnd ?? NaN,
     entryMs: resources.find((e) => e.name === entrySrc)?.responseEnd ?? NaN,

@@ -1,12 +1,13 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { accounts, signInAndLand } from './helpers/accounts';
+import { ENTRY_TAG } from '../../scripts/classic-chunks-plugin';
 
 // Opening a conversation in a new tab: its messages are requested while the app boots, not after the chat
 // screen's code has loaded and rendered (that waterfall cost most of the time to the last message on screen).
 
 const isMessagesCall = (r: Request) => r.method() === 'GET' && /\/api\/v1\/chat\/conversations\/[^/]+\/messages$/.test(new URL(r.url()).pathname);
 /** The chat route's own chunk (routes.tsx loads src/features/chat/chat-page.tsx lazily). */
-const CHAT_SCREEN_CHUNK = /\/assets\/chat-page-[\w-]+\.js$/;
+const CHAT_SCREEN_CHUNK = /\/assets\/chat-page-[\w.-]+\.js$/;
 /** How long the chat screen's code is held back at most, waiting for the messages request. */
 const HOLD_MS = 5_000;
 
@@ -53,7 +54,8 @@ test('a tab opened on a conversation asks for its messages before the chat scree
 test('a signed-in visitor’s chat screen code is asked for beside the app’s entry, not once the entry has run', async ({ page, context }) => {
   await signInAndLand(page, accounts.user, /\/chat$/);
   const html = await (await page.request.get('/chat')).text();
-  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html)?.[1];
+  // The chunk loader's tag names the entry chunk (scripts/classic-chunks-plugin.ts).
+  const entry = ENTRY_TAG.exec(html)?.[2];
   expect(entry, 'index.html names the app entry').toBeTruthy();
 
   const tab = await context.newPage();
@@ -62,7 +64,7 @@ test('a signed-in visitor’s chat screen code is asked for beside the app’s e
   tab.on('request', (r) => CHAT_SCREEN_CHUNK.test(r.url()) && sawScreenCode());
   // The entry is held back until the chat screen's code has been asked for (or HOLD_MS has passed).
   let requestedBeforeEntry: boolean | null = null;
-  await tab.route((url) => url.pathname === entry, async (route) => {
+  await tab.route((url) => url.pathname === `/${entry}`, async (route) => {
     const requested = await Promise.race([screenCodeRequested, new Promise<boolean>((r) => setTimeout(() => r(false), HOLD_MS))]);
     requestedBeforeEntry ??= requested;
     await route.continue();
