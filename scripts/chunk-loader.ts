@@ -13,7 +13,7 @@ export function installChunkLoader(base: string, imports: Record<string, string[
     exports: unknown;
   }
   type Require = (specifier: string) => unknown;
-  type Factory = (require: Require, module: Module, exports: unknown, meta: { url: string }) => void;
+  type Factory = (require: Require, module: Module, meta: { url: string }) => void;
 
   const factories = new Map<string, Factory>();
   const modules = new Map<string, Module>();
@@ -31,7 +31,7 @@ export function installChunkLoader(base: string, imports: Record<string, string[
     modules.set(file, module);
     // Chunks import each other by './name.js' from the same folder (checked at build time).
     const folder = file.slice(0, file.lastIndexOf('/') + 1);
-    factory((specifier) => run(folder + specifier.slice(2)), module, module.exports, { url: urlOf(file) });
+    factory((specifier) => run(folder + specifier.slice(2)), module, { url: urlOf(file) });
     return module.exports;
   };
 

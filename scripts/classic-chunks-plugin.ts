@@ -98,27 +98,40 @@ function classicChunk(chunk: Rolldown.OutputChunk, files: Set<string>, fail: (me
   const { code, warnings } = transformSync(chunk.code, {
     format: 'cjs',
     loader: 'js',
-    // The chunks are already es2022: nothing is lowered, only the module syntax rewritten.
+    // The chunks are already es2022: nothing is lowered, only the module syntax rewritten. Minified, so each use of
+    // an import (`(0,import_main_Bx1.t)(...)`, named after its file) costs a few bytes, not thirty.
     target: 'es2022',
-    define: { 'import.meta': '__meta' },
-    minifyWhitespace: true,
+    define: { 'import.meta': META },
+    minify: true,
     charset: 'utf8',
   });
   if (warnings.length > 0) fail(warnings.map((w) => w.text).join('; '));
   const folder = chunk.fileName.slice(0, chunk.fileName.lastIndexOf('/') + 1);
-  const sameFolder = (specifier: string) => specifier.startsWith('./') && files.has(folder + specifier.slice(2));
+  const sibling = (specifier: string) => specifier.startsWith('./') && files.has(folder + specifier.slice(2));
 
-  for (const [, specifier] of code.matchAll(/\brequire\("([^"]*)"\)/g)) {
-    if (!sameFolder(specifier)) fail(`imports ${specifier}, which is not a chunk of the build beside it`);
-  }
+  // esbuild's CommonJS imports its dependencies with `require("./x.js")` and exports with `module.exports=`. Those are
+  // given the loader's names; any other `require` or `module` in the code stays the page's (undefined), as in a module.
+  let body = code.replace(/(?<![\w$.])require\("([^"]*)"\)/g, (call, specifier: string) => {
+    if (specifier.startsWith('.') && !sibling(specifier)) fail(`imports ${specifier}, which is not a chunk of the build beside it`);
+    return sibling(specifier) ? `${REQUIRE}(${JSON.stringify(specifier)})` : call;
+  });
+  const exportsAt = [...body.matchAll(/(?<![\w$.])module\.exports=/g)];
+  if (exportsAt.length !== (chunk.exports.length > 0 ? 1 : 0)) fail(`${exportsAt.length} assignments to module.exports`);
+  body = body.replace(/(?<![\w$.])module\.exports=/, `${MODULE}.exports=`);
+
   let dynamic = 0;
-  const body = code.replace(/\bimport\((["'`])(\.\/[^"'`]+)\1\)/g, (call, _quote, specifier: string) => {
-    if (!sameFolder(specifier)) return call;
+  body = body.replace(/(?<![\w$.])import\((["'`])(\.\/[^"'`]+)\1\)/g, (call, _quote, specifier: string) => {
+    if (!sibling(specifier)) return call;
     dynamic++;
     return `__tanyaChunks.import(${JSON.stringify(folder + specifier.slice(2))})`;
   });
   const expected = chunk.dynamicImports.filter((f) => files.has(f)).length;
   if (dynamic < expected) fail(`${expected} dynamic imports of chunks, ${dynamic} rewritten`);
   // Module code is strict; the factory is called without a `this`, which module code has none of either.
-  return `${COMPILE_ALL}\n__tanyaChunks.define(${JSON.stringify(chunk.fileName)},function(require,module,exports,__meta){"use strict";${body}\n});\n`;
+  return `${COMPILE_ALL}\n__tanyaChunks.define(${JSON.stringify(chunk.fileName)},function(${REQUIRE},${MODULE},${META}){"use strict";${body}\n});\n`;
 }
+
+/** The factory's parameters (chunk-loader.ts passes them in this order): names no chunk uses for anything else. */
+const REQUIRE = '__tanyaRequire';
+const MODULE = '__tanyaModule';
+const META = '__tanyaMeta';
