@@ -41,7 +41,12 @@ export function classicChunksPlugin(): Plugin {
         imports[chunk.fileName] = chunk.imports.filter((f) => files.has(f));
         chunk.code = classicChunk(chunk, files, (message) => this.error(`classic chunks: ${chunk.fileName}: ${message}`));
       }
-      const loaderSource = `(${installChunkLoader.toString()})(${JSON.stringify(config.base)}, ${JSON.stringify(imports)});\n`;
+      // Minified: every page downloads it, and the function's text carries its comments.
+      const loaderSource = transformSync(`(${installChunkLoader.toString()})(${JSON.stringify(config.base)}, ${JSON.stringify(imports)});`, {
+        loader: 'js',
+        target: 'es2022',
+        minify: true,
+      }).code;
       const loader = this.getFileName(this.emitFile({ type: 'asset', name: 'chunk-loader.js', source: loaderSource }));
 
       const html = bundle['index.html'];
