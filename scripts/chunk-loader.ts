@@ -11,6 +11,8 @@
 export function installChunkLoader(base: string, imports: Record<string, string[]>): void {
   interface Module {
     exports: unknown;
+    /** What its code threw when it ran: thrown again to every later importer, as a module's evaluation error is. */
+    failure?: { error: unknown };
   }
   type Require = (specifier: string) => unknown;
   type Factory = (require: Require, module: Module, meta: { url: string }) => void;
@@ -23,6 +25,7 @@ export function installChunkLoader(base: string, imports: Record<string, string[
   /** Runs a defined chunk once (its imports first, as they are required) and returns its exports. */
   const run = (file: string): unknown => {
     const known = modules.get(file);
+    if (known?.failure) throw known.failure.error;
     if (known) return known.exports;
     const factory = factories.get(file);
     if (!factory) throw new Error(`The chunk ${file} was needed before it was loaded`);
@@ -31,7 +34,12 @@ export function installChunkLoader(base: string, imports: Record<string, string[
     modules.set(file, module);
     // Chunks import each other by './name.js' from the same folder (checked at build time).
     const folder = file.slice(0, file.lastIndexOf('/') + 1);
-    factory((specifier) => run(folder + specifier.slice(2)), module, { url: urlOf(file) });
+    try {
+      factory((specifier) => run(folder + specifier.slice(2)), module, { url: urlOf(file) });
+    } catch (error) {
+      module.failure = { error };
+      throw error;
+    }
     return module.exports;
   };
 

@@ -25,6 +25,11 @@ const FIXTURE: Record<string, string> = {
     const scoped = ['req' + 'uire', 'mod' + 'ule', 'exp' + 'orts'].map((name) => eval(\`typeof \${name}\`));
     globalThis.log.push(['main sees', counter, scoped, new URL(import.meta.url).pathname]);
     globalThis.loadLazy = () => import('./lazy.js');
+    globalThis.loadBroken = () => import('./broken.js');
+  `,
+  'src/broken.js': `
+    globalThis.log.push('broken runs');
+    throw new Error('broken at load');
   `,
   'src/lazy.js': `
     import { bump, counter } from './shared.js';
@@ -37,6 +42,7 @@ const FIXTURE: Record<string, string> = {
 interface Page {
   log: unknown[];
   loadLazy(): Promise<{ seenOnLoad: number; bumpAndRead(): number; default: string }>;
+  loadBroken(): Promise<unknown>;
   /** Script URLs whose next download fails. */
   failNext: Set<string>;
   requested: string[];
@@ -82,7 +88,8 @@ function openPage(): Page {
     script.onload?.();
   };
   runScript({ src: loaderUrl!, dataset: { entry: entry! }, remove: () => undefined });
-  return Object.defineProperty(page, 'loadLazy', { get: () => (context as unknown as { loadLazy: Page['loadLazy'] }).loadLazy }) as Page;
+  const global = context as unknown as Pick<Page, 'loadLazy' | 'loadBroken'>;
+  return Object.defineProperties(page, { loadLazy: { get: () => global.loadLazy }, loadBroken: { get: () => global.loadBroken } }) as Page;
 }
 
 async function until(check: () => boolean) {
@@ -119,6 +126,14 @@ describe('the build as classic scripts', () => {
     await expect(page.loadLazy()).rejects.toThrow(`Failed to fetch dynamically imported module: https://tanya.test${lazyFile}`);
     expect((await page.loadLazy()).default).toBe('the default export');
     expect(page.requested.filter((p) => p === lazyFile)).toHaveLength(2);
+  });
+
+  it('throws a chunk\'s error to every importer and runs its code once, as a module that failed to evaluate', async () => {
+    const page = openPage();
+    await until(() => typeof page.loadBroken === 'function');
+    await expect(page.loadBroken()).rejects.toThrow('broken at load');
+    await expect(page.loadBroken()).rejects.toThrow('broken at load');
+    expect(page.log.filter((l) => l === 'broken runs')).toHaveLength(1);
   });
 
   it('starts every chunk with V8\'s compile-all hint, and preloads the entry\'s chunks in index.html', () => {
