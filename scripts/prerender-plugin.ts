@@ -37,6 +37,15 @@ const PRERENDER_MANIFEST = 'prerendered.json';
 const RENDER_ENTRY = 'src/app/render-static.tsx';
 
 const EMPTY_ROOT = '<div id="root"></div>';
+/**
+ * The browser paints nothing until the parser has passed the prerendered screen (`<link rel=expect>`, Chrome 124+;
+ * others ignore it). A page arriving in pieces was otherwise painted with half its card now and then, and the rest
+ * then pushed the vertically centred card up: a layout shift of 0.07 to 0.2 in about 1 of 8 Lighthouse runs.
+ */
+const SCREEN_END_ID = 'prerendered-end';
+const RENDER_WHOLE_SCREEN = `<link rel="expect" href="#${SCREEN_END_ID}" blocking="render">`;
+/** Outside the root: the app's hydration never sees it. */
+const SCREEN_END = `<span id="${SCREEN_END_ID}" hidden></span>`;
 const STYLESHEET = /<link rel="stylesheet" crossorigin href="([^"]+)">/;
 
 type RenderRoute = (path: string) => Promise<string>;
@@ -79,8 +88,8 @@ export function prerenderPlugin(): Plugin {
           const loaderSource = `(${loadAppAfterPaint.toString()})(${JSON.stringify(chunkLoader)}, ${JSON.stringify(entry)}, ${JSON.stringify(preloads)});\n`;
           const loader = this.getFileName(this.emitFile({ type: 'asset', name: `${path.parse(route.file).name}-loader.js`, source: loaderSource }));
           const source = shell
-            .replace('</head>', `  <script defer src="${config.base}${loader}"></script>\n  </head>`)
-            .replace(EMPTY_ROOT, () => `<div id="root">${markup}</div>`);
+            .replace('</head>', `  ${RENDER_WHOLE_SCREEN}\n  <script defer src="${config.base}${loader}"></script>\n  </head>`)
+            .replace(EMPTY_ROOT, () => `<div id="root">${markup}</div>${SCREEN_END}`);
           this.emitFile({ type: 'asset', fileName: route.file, source });
         }
         const manifest = Object.fromEntries(PRERENDERED.map((r) => [r.path, r.file]));

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { accounts, signInAndLand } from './helpers/accounts';
 
@@ -63,6 +65,38 @@ test.describe('first paint', () => {
     await expect(page.getByText('Email is required')).toBeVisible();
     expect(problems.filter((p) => /hydrat|did not match|server rendered/i.test(p))).toEqual([]);
     expect(problems).toEqual([]);
+  });
+
+  test('a page arriving in pieces is never painted with half the screen: the card does not jump', async ({ page, request }) => {
+    // /login's own HTML, sent in two parts half a second apart, the cut in the middle of the card (as a slow network
+    // or a busy server may deliver it). Only the document matters here: its scripts are not served.
+    const html = await (await request.get('/login')).text();
+    const cut = html.indexOf('Please sign-in to your account');
+    expect(cut, 'the card holds the subtitle').toBeGreaterThan(0);
+    const server = createServer((req, res) => {
+      if (req.url !== '/login') return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.write(html.slice(0, cut));
+      setTimeout(() => res.end(html.slice(cut)), 500);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await page.addInitScript(() => {
+        const w = window as unknown as { shifts: number[] };
+        w.shifts = [];
+        new PerformanceObserver((list) => list.getEntries().forEach((e) => w.shifts.push((e as unknown as { value: number }).value))).observe({
+          type: 'layout-shift',
+          buffered: true,
+        });
+      });
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/login`);
+      await expect(page.getByText('Powered by Tanya')).toBeVisible();
+      // Two frames after the whole screen is there: any shift has been reported.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
+    } finally {
+      server.close();
+    }
   });
 
   test('a signed-in visitor opening /login still lands in the app', async ({ page }) => {
