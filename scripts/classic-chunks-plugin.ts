@@ -7,14 +7,16 @@ import { installChunkLoader } from './chunk-loader.js';
  * V8's compiled code of a classic script back from its code cache, but parses and compiles a module script from
  * source every time (Chromium 156: `v8.produceModuleCache` on the second load, never a consumed cache after). With
  * every function compiled eagerly (the `allFunctionsCalledOnLoad` hint, Chrome 136+), that cache holds all of a
- * chunk's code, so a return visit compiles almost nothing: opening a 1,000-message conversation took 35 ms less
+ * chunk's code, so a return visit compiles almost nothing: opening a 1,000-message conversation took 58 ms less
  * (median of 20 paired loads, `npx tsx test/bench/open-ab.ts`), and main-thread compiling fell from ~2,500 functions
- * to ~16 per load. Browsers without the hint or the cache run the same scripts, compiled as usual.
+ * to ~16 per load. The price is paid where there is no cache yet (a first visit after a release, a private window):
+ * every function is compiled, used or not (`npm run bench -- open` prints that figure too). Browsers without the
+ * hint or the cache run the same scripts, compiled as usual.
  *
  * How: after Vite has built its ES chunks, each one is turned into CommonJS by esbuild and wrapped in a call that
- * hands it to the loader (chunk-loader.ts, an asset of its own): `__tanyaChunks.define(file, function (require,
- * module, exports, meta) {...})`. Its dynamic `import("./x.js")` become `__tanyaChunks.import("assets/x.js")` and
- * `import.meta` the chunk's `meta`. The HTML loads the loader with `data-entry` naming the entry chunk, and preloads
+ * hands it to the loader (chunk-loader.ts, an asset of its own): `__tanyaChunks.define(file, function
+ * (__tanyaRequire, __tanyaModule, __tanyaMeta) {...})`. Its dynamic `import("./x.js")` become
+ * `__tanyaChunks.import("assets/x.js")` and `import.meta` the chunk's `__tanyaMeta`. The HTML loads the loader with `data-entry` naming the entry chunk, and preloads
  * the entry's chunks so they download while the document is parsed. Vite preloads only stylesheets
  * (`build.modulePreload: false`): the loader fetches a chunk's imports itself, side by side.
  */
