@@ -52,7 +52,10 @@ let root: string;
 let outDir: string;
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(process.cwd(), 'node_modules', '.cache', 'classic-chunks-'));
+  // Beside node_modules, so the fixture's build resolves Vite's own imports; a fresh clone has no .cache yet.
+  const cache = path.join(process.cwd(), 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  root = mkdtempSync(path.join(cache, 'classic-chunks-'));
   for (const [file, source] of Object.entries(FIXTURE)) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), source);
