@@ -76,14 +76,14 @@ const CHUNK_FILE_NAMES = 'assets/[name]-[hash].c1.js';
 const MODULE_ENTRY = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
 
 /** The tag that loads the loader, which then loads and runs `entryFile`. */
-export function entryTag(loaderUrl: string, entryFile: string): string {
+function entryTag(loaderUrl: string, entryFile: string): string {
   return `<script defer src="${loaderUrl}" data-entry="${entryFile}"></script>`;
 }
 /** Matches entryTag's output: 1 the loader's URL, 2 the entry chunk's file. */
 export const ENTRY_TAG = /\s*<script defer src="([^"]+)" data-entry="([^"]+)"><\/script>/;
 
 /** The early download of a chunk (the loader's script tag for it reuses the response). */
-export function preloadTag(url: string): string {
+function preloadTag(url: string): string {
   return `<link rel="preload" as="script" href="${url}">`;
 }
 /** Matches every preloadTag. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, type Plugin, type ResolvedConfig, type Rolldown } from 'vite';
-import { ENTRY_TAG, PRELOAD_TAGS } from './classic-chunks-plugin.js';
+import { closureOf, ENTRY_TAG, PRELOAD_TAGS } from './classic-chunks-plugin.js';
 import { loadAppAfterPaint } from './prerender-loader.js';
 import { preloadSignedInScreen } from './prerender-route-preload.js';
 
@@ -183,20 +183,13 @@ function withCss(bundle: Rolldown.OutputBundle, files: string[]): string[] {
 /** The files of the chunks the given modules need (their own and every chunk they import), entry chunks included. */
 function chunkClosure(bundle: Rolldown.OutputBundle, moduleIds: string[]): string[] {
   const chunks = Object.values(bundle).filter((c): c is Rolldown.OutputChunk => c.type === 'chunk');
-  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
-  const seen = new Set<string>();
-  const visit = (c: Rolldown.OutputChunk) => {
-    if (seen.has(c.fileName)) return;
-    seen.add(c.fileName);
-    for (const dep of c.imports) {
-      const next = byFile.get(dep);
-      if (next) visit(next);
-    }
-  };
+  const files = new Set(chunks.map((c) => c.fileName));
+  const imports = Object.fromEntries(chunks.map((c) => [c.fileName, c.imports.filter((f) => files.has(f))]));
+  const needed = new Set<string>();
   for (const id of moduleIds) {
     const chunk = chunks.find((c) => c.facadeModuleId === id);
     if (!chunk) throw new Error(`prerender: no chunk for ${id}`);
-    visit(chunk);
+    closureOf(chunk.fileName, imports, needed);
   }
-  return [...seen];
+  return [...needed];
 }
