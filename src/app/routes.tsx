@@ -3,6 +3,10 @@ import type { Access } from './route-access';
 import { AppLayout } from './app-layout';
 import { RouteError } from './route-error';
 import { PageSpinner } from '../ui/page-spinner';
+import { openedConversationSettled } from '../lib/opened-conversation';
+
+/** How long the chat screen waits for the opened conversation's messages before it is drawn without them. */
+export const OPENED_CONVERSATION_WAIT_MS = 500;
 
 export interface RouteHandle {
   /** The spec's route name, where it has one (theme colour reads it). */
@@ -21,6 +25,14 @@ function page(path: string, access: Access, load: LazyModule, name?: string): Ro
   };
 }
 
+/**
+ * The chat's code, and the messages of the conversation the tab was opened on when they were asked for at boot
+ * (conversation-prefetch.ts): they arrive about when the code does, and a first render without them would be drawn
+ * with a spinner and then drawn again. A slow answer holds the screen back for OPENED_CONVERSATION_WAIT_MS at most.
+ */
+const chatScreen: LazyModule = () =>
+  Promise.all([import('../features/chat/chat-page'), openedConversationSettled(OPENED_CONVERSATION_WAIT_MS)]).then(([module]) => module);
+
 /** Areas that later issues build: their route, guard and navigation work now; the screen shows its title. */
 const titled = (title: string) => () =>
   import('../ui/area-title').then(({ AreaTitle }) => ({ default: () => <AreaTitle title={title} /> }));
@@ -37,7 +49,7 @@ export const routes: RouteObject[] = [
       page('/activate/:activationCode', 'public', () => import('../features/auth/activate-page')),
       page('/reset-password/:token', 'public', () => import('../features/auth/reset-password-page')),
       page('/home', 'login', () => import('../features/home/home-page'), 'Home'),
-      page('/chat', 'login', () => import('../features/chat/chat-page'), 'Chat'),
+      page('/chat', 'login', chatScreen, 'Chat'),
       page('/share/:sharedId', 'login', () => import('../features/share/shared-page'), 'SharedChat'),
       page('/profile', 'login', () => import('../features/profile/profile-page'), 'Profile'),
       page('/logout', 'public', () => import('../features/auth/logout-page')),

@@ -13,16 +13,21 @@ const HOLD_MS = 5_000;
 
 const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 
-test('a tab opened on a conversation asks for its messages before the chat screen has loaded, once', async ({ page, context }) => {
-  // A whole offline reply is written first.
-  test.setTimeout(90_000);
+/** A new conversation of one question and its whole reply, in `page`; its address and question. */
+async function conversationWithReply(page: Page): Promise<{ conversationUrl: string; question: string }> {
   await signInAndLand(page, accounts.user, /\/chat$/);
   const question = `Open me early ${Math.random().toString(36).slice(2, 8)}`;
   await messageBox(page).fill(question);
   await messageBox(page).press('Enter');
   await expect(page).toHaveURL(/\/chat\?id=/);
   await expect(page.getByRole('article', { name: 'Assistant message' }).last()).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
-  const conversationUrl = page.url();
+  return { conversationUrl: page.url(), question };
+}
+
+test('a tab opened on a conversation asks for its messages before the chat screen has loaded, once', async ({ page, context }) => {
+  // A whole offline reply is written first.
+  test.setTimeout(90_000);
+  const { conversationUrl, question } = await conversationWithReply(page);
 
   // A second tab of the same person (same session in storage).
   const tab = await context.newPage();
@@ -82,4 +87,62 @@ test('a signed-out visitor opening a conversation is sent to Login without askin
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
   expect(messageCalls).toEqual([]);
+});
+
+/**
+ * Runs in the page before its scripts: notes, as the DOM changes, whether the chat screen was ever drawn without
+ * messages, whether the messages' spinner was ever shown, and whether the conversation panel was drawn before or with
+ * them (it comes a frame after).
+ */
+function watchChatScreen() {
+  const seen = { screenWithoutMessages: false, spinner: false, panelNotAfterMessages: false, messages: false };
+  (window as unknown as { chatScreenSeen: typeof seen }).chatScreenSeen = seen;
+  new MutationObserver(() => {
+    const screen = document.querySelector('section[aria-label="Chat"]');
+    const messages = document.querySelector('article') !== null;
+    if (screen && !messages) seen.screenWithoutMessages = true;
+    if ([...document.querySelectorAll('[role="status"]')].some((s) => s.textContent === 'Loading messages')) seen.spinner = true;
+    if (document.querySelector('nav[aria-label="Conversations"]') && !seen.messages) seen.panelNotAfterMessages = true;
+    seen.messages ||= messages;
+  }).observe(document, { childList: true, subtree: true });
+}
+
+const chatScreenSeen = (page: Page) =>
+  page.evaluate(() => (window as unknown as { chatScreenSeen: Record<string, boolean> }).chatScreenSeen);
+
+/** Holds back the answer to the conversation's messages request by `ms`. */
+const delayMessages = (page: Page, ms: number) =>
+  page.route(
+    (url) => /\/api\/v1\/chat\/conversations\/[^/]+\/messages$/.test(url.pathname),
+    async (route) => {
+      const response = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await route.fulfill({ response });
+    },
+  );
+
+test('a tab opened on a conversation draws the chat screen once, with its messages, and the conversation panel after them', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  const { conversationUrl, question } = await conversationWithReply(page);
+  const tab = await context.newPage();
+  await tab.addInitScript(watchChatScreen);
+  // The messages come a little after the screen's code: the screen waits for them rather than show a spinner.
+  await delayMessages(tab, 200);
+  await tab.goto(conversationUrl);
+  await expect(tab.getByRole('article', { name: 'Your message' })).toContainText(question, { timeout: 30_000 });
+  await expect(tab.getByRole('navigation', { name: 'Conversations' })).toBeVisible();
+  expect(await chatScreenSeen(tab)).toEqual({ screenWithoutMessages: false, spinner: false, panelNotAfterMessages: false, messages: true });
+  await tab.close();
+});
+
+test('a slow answer does not hold the chat screen back: it shows the spinner until the messages come', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  const { conversationUrl, question } = await conversationWithReply(page);
+  const tab = await context.newPage();
+  await tab.addInitScript(watchChatScreen);
+  await delayMessages(tab, 8_000);
+  await tab.goto(conversationUrl);
+  await expect(tab.getByRole('status').filter({ hasText: 'Loading messages' })).toBeVisible({ timeout: 7_000 });
+  await expect(tab.getByRole('article', { name: 'Your message' })).toContainText(question, { timeout: 30_000 });
+  await tab.close();
 });

@@ -6,10 +6,15 @@ import type { Viewer } from '../../src/app/route-access';
 // The boot's early request for the conversation a tab opens, against the app's real routes and guards.
 const fetchMessages = vi.hoisted(() => vi.fn());
 vi.mock('../../src/api/chat', () => ({ fetchMessages }));
+// The chat screen's code, as the route's lazy load gets it.
+const ChatPage = vi.hoisted(() => () => null);
+vi.mock('../../src/features/chat/chat-page', () => ({ default: ChatPage }));
 
-const { routes } = await import('../../src/app/routes');
+const { OPENED_CONVERSATION_WAIT_MS, routes } = await import('../../src/app/routes');
 const { prefetchOpenedConversation } = await import('../../src/app/conversation-prefetch');
-const { OPENED_CONVERSATION_FRESH_MS, takeArrivedConversation, takeOpenedConversation } = await import('../../src/lib/opened-conversation');
+const { OPENED_CONVERSATION_FRESH_MS, openedConversationSettled, takeArrivedConversation, takeOpenedConversation } = await import(
+  '../../src/lib/opened-conversation'
+);
 
 const user: Viewer = { authenticated: true, role: 'user', departmentId: 'd1' };
 const admin: Viewer = { authenticated: true, role: 'admin', departmentId: null };
@@ -95,5 +100,77 @@ describe('the chat takes the early request', () => {
     prefetchOpenedConversation(routes, at('/chat?id=c2'), '/', user);
     // Vitest fails the run on an unhandled rejection.
     await new Promise((resolve) => setTimeout(resolve, 10));
+  });
+});
+
+describe('the chat route waits for the early request', () => {
+  const chatRoute = () => routes[0]!.children!.find((r) => r.path === '/chat')!;
+  /** Whether `promise` has settled after the microtasks and timers due now have run. */
+  const settledNow = async (promise: Promise<unknown>) => {
+    let settled = false;
+    void promise.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return settled;
+  };
+  const pending = () => {
+    let resolve!: (value: ConversationMessages) => void;
+    let reject!: (err: Error) => void;
+    const promise = new Promise<ConversationMessages>((res, rej) => ((resolve = res), (reject = rej)));
+    return { promise, resolve, reject };
+  };
+
+  it('settles at once when nothing is on its way, or it has arrived', async () => {
+    expect(await settledNow(openedConversationSettled(60_000))).toBe(true);
+    prefetchOpenedConversation(routes, at('/chat?id=c1'), '/', user);
+    await Promise.resolve();
+    expect(await settledNow(openedConversationSettled(60_000))).toBe(true);
+  });
+
+  it('until the page has arrived (and is in hand), or the request has failed', async () => {
+    const answer = pending();
+    fetchMessages.mockReset().mockReturnValue(answer.promise);
+    prefetchOpenedConversation(routes, at('/chat?id=c1'), '/', user);
+    const waited = openedConversationSettled(60_000);
+    expect(await settledNow(waited)).toBe(false);
+    answer.resolve(page);
+    expect(await settledNow(waited)).toBe(true);
+    expect(takeArrivedConversation('c1')).toBe(page);
+
+    const failing = pending();
+    fetchMessages.mockReset().mockReturnValue(failing.promise);
+    prefetchOpenedConversation(routes, at('/chat?id=c2'), '/', user);
+    const waitedForFailure = openedConversationSettled(60_000);
+    failing.reject(new Error('Conversation not found'));
+    expect(await settledNow(waitedForFailure)).toBe(true);
+    await expect(takeOpenedConversation('c2')).rejects.toThrow('Conversation not found');
+  });
+
+  it('for OPENED_CONVERSATION_WAIT_MS at most: a slow answer does not hold the screen back', async () => {
+    vi.useFakeTimers();
+    try {
+      fetchMessages.mockReset().mockReturnValue(new Promise(() => undefined));
+      prefetchOpenedConversation(routes, at('/chat?id=c1'), '/', user);
+      let done = false;
+      void openedConversationSettled(OPENED_CONVERSATION_WAIT_MS).then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(OPENED_CONVERSATION_WAIT_MS - 1);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(done).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("the chat route's code is handed over only once the page has arrived", async () => {
+    const answer = pending();
+    fetchMessages.mockReset().mockReturnValue(answer.promise);
+    prefetchOpenedConversation(routes, at('/chat?id=c1'), '/', user);
+    const lazy = chatRoute().lazy as () => Promise<{ Component?: unknown }>;
+    const loading = lazy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await settledNow(loading)).toBe(false);
+    answer.resolve(page);
+    expect((await loading).Component).toBe(ChatPage);
+    expect(takeArrivedConversation('c1')).toBe(page);
   });
 });

@@ -8,6 +8,7 @@ import { uploadStageOf } from '../../../machines/upload.machine';
 import { ProfileMenu } from '../../session/profile-menu';
 import { useSession } from '../../session/session';
 import { useFrameSelector } from '../../lib/use-frame-selector';
+import { useAfterFirstPaint } from '../../lib/use-after-first-paint';
 import { cx } from '../../ui/cx';
 import { Spinner } from '../../ui/spinner';
 import { ChatHeader } from './chat-header';
@@ -94,6 +95,9 @@ function ChatScreen() {
     return () => sub.unsubscribe();
   }, [screen]);
   const list = useConversationListView(screen);
+  // The conversation panel is drawn a frame after the conversation: opening a conversation paints its messages
+  // first (the panel's list is on its way from the server anyway; its width is kept, so nothing moves).
+  const panelReady = useAfterFirstPaint();
   const liveText = useFrameSelector(chat.send, (s) => s.context.streamingText);
 
   const newChat = useCallback(() => navigate('/chat'), [navigate]);
@@ -146,7 +150,7 @@ function ChatScreen() {
     <div className={cx('flex bg-chat-light text-gray-900 dark:bg-chat-dark dark:text-gray-100', isUserRole ? 'h-dvh' : 'h-[calc(100dvh-3.5rem)] md:h-dvh')}>
       {!ui.collapsed && (
         <aside aria-label="Conversation list" className="hidden w-[300px] shrink-0 border-r border-gray-300 md:flex md:flex-col dark:border-gray-700">
-          <ConversationPanel {...panelProps} onCollapse={() => screen.send({ type: 'panel.collapse' })} />
+          {panelReady && <ConversationPanel {...panelProps} onCollapse={() => screen.send({ type: 'panel.collapse' })} />}
         </aside>
       )}
       <ConversationDrawer isOpen={ui.drawerOpen} onOpenChange={(open) => screen.send({ type: open ? 'drawer.open' : 'drawer.close' })}>

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, RefreshCw } from 'lucide-react';
 import type { ChatMessage } from '../../../contract/chat';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
+import { useAfterFirstPaint } from '../../lib/use-after-first-paint';
 import { MessageItem } from './message-item';
 import { useStickToBottom } from './use-stick-to-bottom';
 
@@ -67,23 +68,6 @@ export function openAtEnd(messages: Pick<ChatMessage, 'content'>[], viewportHeig
 export const FIRST_PAINT_OVERSCAN = 0;
 export const OVERSCAN = 6;
 
-/** FIRST_PAINT_OVERSCAN until the list has been painted once, then OVERSCAN (smooth scrolling needs rows ready). */
-function useOverscanAfterPaint(): number {
-  const [painted, setPainted] = useState(false);
-  useEffect(() => {
-    // A frame callback runs just before the paint; a task queued from it runs just after.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setPainted(true), 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, []);
-  return painted ? OVERSCAN : FIRST_PAINT_OVERSCAN;
-}
-
 /**
  * The conversation, virtualised: only the messages near the viewport are in the DOM, so a 1,000-message
  * conversation opens and scrolls like a short one. Follows the reply while the reader stays near the bottom.
@@ -93,7 +77,8 @@ export function MessageList(props: MessageListProps) {
   const { canLoadEarlier, isLoadingEarlier, onLoadEarlier } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const { atBottom, jumpToLatest } = useStickToBottom(scrollRef);
-  const overscan = useOverscanAfterPaint();
+  // Few rows for the first paint, more once it is done (smooth scrolling needs rows ready).
+  const overscan = useAfterFirstPaint() ? OVERSCAN : FIRST_PAINT_OVERSCAN;
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scrollRef.current,
