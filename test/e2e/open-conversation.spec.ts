@@ -1,4 +1,4 @@
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
 import { accounts, signInAndLand } from './helpers/accounts';
 import { ENTRY_TAG } from '../../scripts/classic-chunks-plugin';
 
@@ -121,14 +121,20 @@ const delayMessages = (page: Page, ms: number) =>
     },
   );
 
+/** The conversation opened in a new tab whose messages' answer is held back by `delayMs`, watched by watchChatScreen. */
+async function openWatched(context: BrowserContext, conversationUrl: string, delayMs: number): Promise<Page> {
+  const tab = await context.newPage();
+  await tab.addInitScript(watchChatScreen);
+  await delayMessages(tab, delayMs);
+  await tab.goto(conversationUrl);
+  return tab;
+}
+
 test('a tab opened on a conversation draws the chat screen once, with its messages, and the conversation panel after them', async ({ page, context }) => {
   test.setTimeout(90_000);
   const { conversationUrl, question } = await conversationWithReply(page);
-  const tab = await context.newPage();
-  await tab.addInitScript(watchChatScreen);
   // The messages come a little after the screen's code: the screen waits for them rather than show a spinner.
-  await delayMessages(tab, 200);
-  await tab.goto(conversationUrl);
+  const tab = await openWatched(context, conversationUrl, 200);
   await expect(tab.getByRole('article', { name: 'Your message' })).toContainText(question, { timeout: 30_000 });
   await expect(tab.getByRole('navigation', { name: 'Conversations' })).toBeVisible();
   expect(await chatScreenSeen(tab)).toEqual({ screenWithoutMessages: false, spinner: false, panelNotAfterMessages: false, messages: true });
@@ -138,10 +144,7 @@ test('a tab opened on a conversation draws the chat screen once, with its messag
 test('a slow answer does not hold the chat screen back: it shows the spinner until the messages come', async ({ page, context }) => {
   test.setTimeout(90_000);
   const { conversationUrl, question } = await conversationWithReply(page);
-  const tab = await context.newPage();
-  await tab.addInitScript(watchChatScreen);
-  await delayMessages(tab, 8_000);
-  await tab.goto(conversationUrl);
+  const tab = await openWatched(context, conversationUrl, 8_000);
   await expect(tab.getByRole('status').filter({ hasText: 'Loading messages' })).toBeVisible({ timeout: 7_000 });
   await expect(tab.getByRole('article', { name: 'Your message' })).toContainText(question, { timeout: 30_000 });
   await tab.close();
