@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -62,6 +63,10 @@ export default defineConfig({
     alias: [
       { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector.js' },
       { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: 'use-sync-external-store' },
+      // zod as the SPA imports it: jitless before any schema exists (see src/zod-jitless.ts). Every importer goes
+      // through it, so no entry point has to remember to import it first, and the routes that never parse (the
+      // login route among them) load no zod at all.
+      { find: /^zod$/, replacement: fileURLToPath(new URL('./src/zod-jitless.ts', import.meta.url)) },
     ],
   },
   build: {

@@ -1,4 +1,3 @@
-import './zod-jitless'; // first: before any schema is created (see there)
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';

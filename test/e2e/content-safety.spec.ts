@@ -64,6 +64,16 @@ test.describe('content safety', () => {
     expect(violations, 'on a conversation').toEqual([]);
   });
 
+  test("no CSP violation where a form checks its fields with the contract's schemas (zod is jitless however it is imported)", async ({ page }) => {
+    const violations = await watchCsp(page);
+    await signInAndLand(page, accounts.admin, /\/home$/);
+    await page.goto('/register?role=user');
+    await page.getByRole('button', { name: 'Create User' }).click();
+    await expect(page.getByText('Email is required')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(violations, 'on /register').toEqual([]);
+  });
+
   test('a reply pointing at another origin shows links, loads nothing from it; footnotes show as copied', async ({ page }) => {
     const violations = await watchCsp(page);
     const fetchedElsewhere: string[] = [];
