@@ -9,7 +9,11 @@ import { median } from './median';
 // at /chat?id=… in headless Chromium, timed from navigation start until its last message is on screen. The chat
 // asks for the latest page of messages only (GET .../messages, 50 a page); earlier ones load on scrolling up.
 
-export const OPEN_RUNS = 5;
+/**
+ * Page loads measured per browser. Single loads here range over 120 ms (252 to 372 ms in one run): the median of 5
+ * moved by 40 ms between runs of the same code, so the goal's figure takes 15.
+ */
+export const OPEN_RUNS = 15;
 /** The goal for the median time to the last message on screen. */
 export const OPEN_GOAL_MS = 300;
 /** The demo account the bench signs in as and seeds the conversation for. */
