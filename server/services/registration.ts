@@ -31,7 +31,7 @@ import {
 } from '../db/repositories/activations';
 import { findClientById } from '../db/repositories/clients';
 import { findUserByEmail, findUserById, findUserInClient, insertUser, markUserVerified, type UserRecord } from '../db/repositories/users';
-import { isoFromNow, isoNow } from '../db/timestamps';
+import { isoNow } from '../db/timestamps';
 import { inTransaction } from '../db/transaction';
 import { isUniqueViolation } from '../db/unique-violation';
 import { activationMail } from './activation-mail';
@@ -67,7 +67,7 @@ async function targetOrganisation(db: Kysely<Database>, caller: Caller, input: R
 async function newActivationCode(db: Kysely<Database>, userId: string): Promise<string> {
   await expireUserActivations(db, userId, isoNow());
   const code = newOpaqueToken();
-  await insertActivation(db, { user_id: userId, code_hash: code.hash, expires_at: isoFromNow(ACTIVATION_TTL_MS) });
+  await insertActivation(db, { user_id: userId, code_hash: code.hash }, ACTIVATION_TTL_MS);
   return code.token;
 }
 
