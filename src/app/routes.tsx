@@ -5,7 +5,7 @@ import { RouteError } from './route-error';
 import { PageSpinner } from '../ui/page-spinner';
 import { openedConversationSettled } from '../lib/opened-conversation';
 
-/** How long the chat screen waits for the opened conversation's messages before it is drawn without them. */
+/** How long the chat screen, its code loaded, waits for the opened conversation's messages before it is drawn without them. */
 export const OPENED_CONVERSATION_WAIT_MS = 500;
 
 export interface RouteHandle {
@@ -26,12 +26,16 @@ function page(path: string, access: Access, load: LazyModule, name?: string): Ro
 }
 
 /**
- * The chat's code, and the messages of the conversation the tab was opened on when they were asked for at boot
+ * The chat's code, then the messages of the conversation the tab was opened on when they were asked for at boot
  * (conversation-prefetch.ts): they arrive about when the code does, and a first render without them would be drawn
- * with a spinner and then drawn again. A slow answer holds the screen back for OPENED_CONVERSATION_WAIT_MS at most.
+ * with a spinner and then drawn again. A slow answer holds the screen back for OPENED_CONVERSATION_WAIT_MS at most
+ * once its code is there.
  */
-const chatScreen: LazyModule = () =>
-  Promise.all([import('../features/chat/chat-page'), openedConversationSettled(OPENED_CONVERSATION_WAIT_MS)]).then(([module]) => module);
+const chatScreen: LazyModule = async () => {
+  const module = await import('../features/chat/chat-page');
+  await openedConversationSettled(OPENED_CONVERSATION_WAIT_MS);
+  return module;
+};
 
 /** Areas that later issues build: their route, guard and navigation work now; the screen shows its title. */
 const titled = (title: string) => () =>
