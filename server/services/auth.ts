@@ -22,7 +22,7 @@ import {
   normaliseEmail,
   updateUserPassword,
 } from '../db/repositories/users';
-import { isoFromNow, isoNow } from '../db/timestamps';
+import { isoNow } from '../db/timestamps';
 import { inTransaction } from '../db/transaction';
 import { sessionBlock } from './access';
 import { InvalidError, UnauthenticatedError } from './errors';
@@ -151,11 +151,7 @@ export async function requestPasswordReset(
   if (!user || user.status !== 'active') return RESET_REQUESTED;
 
   const reset = newOpaqueToken();
-  await insertPasswordReset(ctx.db, {
-    user_id: user.id,
-    token_hash: reset.hash,
-    expires_at: isoFromNow(RESET_TOKEN_TTL_MS),
-  });
+  await insertPasswordReset(ctx.db, { user_id: user.id, token_hash: reset.hash }, RESET_TOKEN_TTL_MS);
   const link = `${ctx.config.publicUrl}/reset-password/${reset.token}`;
   ctx.background.run('password reset mail', async () => {
     const { file } = await ctx.mailer.send(passwordResetMail(user, link));

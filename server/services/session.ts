@@ -5,7 +5,6 @@ import type { AppContext } from '../context';
 import type { Database } from '../db/database';
 import { insertRefreshToken } from '../db/repositories/refresh-tokens';
 import type { UserRecord } from '../db/repositories/users';
-import { isoFromNow } from '../db/timestamps';
 import { sessionBlock } from './access';
 import { ForbiddenError } from './errors';
 import { newOpaqueToken, type OpaqueToken } from './tokens';
@@ -25,12 +24,7 @@ export async function issueTokens(
   familyId: string,
   refresh: OpaqueToken = newOpaqueToken(),
 ): Promise<Tokens> {
-  await insertRefreshToken(db, {
-    user_id: user.id,
-    family_id: familyId,
-    token_hash: refresh.hash,
-    expires_at: isoFromNow(ctx.config.refreshTokenTtlDays * DAY_MS),
-  });
+  await insertRefreshToken(db, { user_id: user.id, family_id: familyId, token_hash: refresh.hash }, ctx.config.refreshTokenTtlDays * DAY_MS);
   return { access_token: await signAccessToken(ctx, user), refresh_token: refresh.token };
 }
 

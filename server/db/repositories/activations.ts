@@ -1,23 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { ActivationsTable, Database } from '../database';
+import { lifetimeFromNow } from '../timestamps';
 
 export type ActivationRecord = Selectable<ActivationsTable>;
 
-/** A code that lasts exactly `lifetimeMs`: both ends of its life come from one reading of the clock. */
+/** A code that lasts exactly `lifetimeMs`. */
 export async function insertActivation(
   db: Kysely<Database>,
   activation: { user_id: string; code_hash: string },
   lifetimeMs: number,
 ): Promise<ActivationRecord> {
-  const now = Date.now();
-  const row: ActivationRecord = {
-    id: randomUUID(),
-    ...activation,
-    used_at: null,
-    created_at: new Date(now).toISOString(),
-    expires_at: new Date(now + lifetimeMs).toISOString(),
-  };
+  const row: ActivationRecord = { id: randomUUID(), ...activation, used_at: null, ...lifetimeFromNow(lifetimeMs) };
   await db.insertInto('activations').values(row).execute();
   return row;
 }

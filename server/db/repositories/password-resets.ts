@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, PasswordResetsTable } from '../database';
-import { isoNow } from '../timestamps';
+import { isoNow, lifetimeFromNow } from '../timestamps';
 
 export type PasswordResetRecord = Selectable<PasswordResetsTable>;
 
+/** A reset link that lasts exactly `lifetimeMs`. */
 export async function insertPasswordReset(
   db: Kysely<Database>,
-  reset: { user_id: string; token_hash: string; expires_at: string },
+  reset: { user_id: string; token_hash: string },
+  lifetimeMs: number,
 ): Promise<PasswordResetRecord> {
-  const row: PasswordResetRecord = { id: randomUUID(), ...reset, used_at: null, created_at: isoNow() };
+  const row: PasswordResetRecord = { id: randomUUID(), ...reset, used_at: null, ...lifetimeFromNow(lifetimeMs) };
   await db.insertInto('password_resets').values(row).execute();
   return row;
 }

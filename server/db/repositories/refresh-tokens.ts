@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, RefreshTokensTable } from '../database';
-import { isoNow } from '../timestamps';
+import { isoNow, lifetimeFromNow } from '../timestamps';
 
 export type RefreshTokenRecord = Selectable<RefreshTokensTable>;
 
+/** A refresh token that lasts exactly `lifetimeMs`. */
 export async function insertRefreshToken(
   db: Kysely<Database>,
-  token: { user_id: string; family_id: string; token_hash: string; expires_at: string },
+  token: { user_id: string; family_id: string; token_hash: string },
+  lifetimeMs: number,
 ): Promise<RefreshTokenRecord> {
-  const row: RefreshTokenRecord = { id: randomUUID(), ...token, created_at: isoNow(), used_at: null, revoked_at: null };
+  const row: RefreshTokenRecord = { id: randomUUID(), ...token, ...lifetimeFromNow(lifetimeMs), used_at: null, revoked_at: null };
   await db.insertInto('refresh_tokens').values(row).execute();
   return row;
 }
