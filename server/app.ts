@@ -36,7 +36,9 @@ import { userRoutes } from './routes/users';
 import { createBackgroundTasks } from './services/background';
 import { createLocalFileStorage, type FileStorage } from './services/file-storage';
 import { resolveJwtSecret } from './services/jwt-secret';
+import { startMaintenance } from './services/maintenance';
 import { createMailer, type Mailer } from './services/mailer';
+import type { PeriodicTask } from './services/periodic';
 import { createSqlRateLimitStore, type RateLimitStore } from './services/rate-limit';
 import { createMemoryStreamHub, type StreamHub } from './services/stream-hub';
 import { createTokenService } from './services/tokens';
@@ -57,6 +59,11 @@ export interface BuildAppOptions {
   logger?: AppLogger;
   /** Sees every route as it is registered (tests compare them with the OpenAPI document). */
   onRoute?: (route: RouteOptions) => void;
+  /**
+   * Runs the server's periodic upkeep (services/maintenance.ts) from ready until close: the server process does
+   * (server/main.ts); tests that build many apps call the tasks they check themselves.
+   */
+  maintenance?: boolean;
 }
 
 /** On close, replies still being written get this long to finish before they are cut off (and saved so). */
@@ -134,6 +141,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await registerSpa(app, config.staticDir);
   // Documents a crash left half-ingested are taken up again (in the background: start-up does not wait).
   app.addHook('onReady', async () => ctx.background.run('resume ingestion', () => resumeIngestion(ctx)));
+  let maintenance: PeriodicTask | undefined;
+  if (opts.maintenance) app.addHook('onReady', async () => void (maintenance = startMaintenance(ctx)));
 
   // Streams being written are in-flight requests, which close() waits for before onClose: the grace period
   // starts earlier, in preClose, so a reply stuck on a silent provider cannot hold the shutdown.
@@ -148,6 +157,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   app.addHook('onClose', async () => {
     clearInterval(reaper);
+    await maintenance?.stop();
     await ctx.background.drain();
     clearTimeout(cutOff);
     ctx.mailer.close();

@@ -2,11 +2,9 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDb } from './db/create-db';
 import { migrateToLatest } from './db/migrate';
-import { deleteExpiredRateLimits } from './db/repositories/rate-limits';
-import { finishAbandonedReplies, startReplySweeper } from './services/reply-leases';
+import { finishAbandonedReplies } from './services/reply-leases';
 import { seedDemoData, type SeedResult } from './services/seed';
 
-const HOUR_MS = 3_600_000;
 const SHUTDOWN_GRACE_MS = 10_000;
 
 function readConfig(): Config {
@@ -40,21 +38,13 @@ async function main(): Promise<void> {
   const db = createDb(config);
   await migrateToLatest(db);
   const seed = await seedDemoData(db, { password: config.demoPassword, publicUrl: config.publicUrl });
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ config, db, maintenance: true });
   // Before listening: replies a crashed predecessor left half-written are ended (kept, marked as interrupted)
   // and their conversations freed, so the first send after a restart is accepted.
   const recovered = await finishAbandonedReplies(db);
   if (recovered > 0) app.log.warn({ replies: recovered }, 'ended replies interrupted by the last shutdown');
-  // Other instances sharing the database may die too: their replies are ended once their leases run out.
-  const replySweeper = startReplySweeper(db, app.log);
-
-  // Rate-limit rows outlive their window; any instance may sweep them (the delete is idempotent).
-  const sweep = setInterval(() => {
-    deleteExpiredRateLimits(db, new Date(Date.now() - 24 * HOUR_MS).toISOString()).catch((err: unknown) =>
-      app.log.warn({ err }, 'rate-limit sweep failed'),
-    );
-  }, HOUR_MS);
-  sweep.unref();
+  // Other instances sharing the database may die too: their replies are ended once their leases run out, by the
+  // app's upkeep (services/maintenance.ts), which also sweeps old rate-limit rows and files never sent.
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -62,8 +52,6 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
-    clearInterval(sweep);
-    replySweeper.stop();
     await app.close();
     await db.destroy();
     process.exit(0);

@@ -8,7 +8,7 @@ import { listAnsweringOwners, releaseAbandonedLease } from '../db/repositories/c
 import { listAbandonedReplies, markInterruptedReplies } from '../db/repositories/messages';
 import { isoNow } from '../db/timestamps';
 import { inTransaction } from '../db/transaction';
-import { describeError } from '../llm/types';
+import { runEvery, type PeriodicTask } from './periodic';
 
 /**
  * A conversation's answering lease belongs to the process writing its reply, which renews it every
@@ -80,25 +80,10 @@ export async function finishAbandonedReplies(db: Kysely<Database>): Promise<numb
   return finished;
 }
 
-export interface ReplySweeper {
-  stop(): void;
-}
-
 /** Runs finishAbandonedReplies every `intervalMs` until stopped; never keeps the process alive by itself. */
-export function startReplySweeper(db: Kysely<Database>, log: FastifyBaseLogger, intervalMs = REPLY_SWEEP_MS): ReplySweeper {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    finishAbandonedReplies(db)
-      .then((n) => {
-        if (n > 0) log.warn({ replies: n }, 'ended replies whose writer stopped (marked as interrupted)');
-      })
-      .catch((err: unknown) => log.warn({ err: describeError(err) }, 'the interrupted-reply sweep failed'))
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+export function startReplySweeper(db: Kysely<Database>, log: FastifyBaseLogger, intervalMs = REPLY_SWEEP_MS): PeriodicTask {
+  return runEvery(intervalMs, 'the interrupted-reply sweep', log, async () => {
+    const n = await finishAbandonedReplies(db);
+    if (n > 0) log.warn({ replies: n }, 'ended replies whose writer stopped (marked as interrupted)');
+  });
 }

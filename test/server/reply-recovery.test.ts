@@ -154,7 +154,7 @@ describe(`the sweep of replies whose writer stopped (${dbKind})`, () => {
       expect(ended).toMatchObject({ id: expired.replyId, status: 'error', content: `The first half of\n\n${INTERRUPTED}` });
       expect(await replyOf(alive.conversationId)).toMatchObject({ status: 'streaming', content: 'The first half of' });
     } finally {
-      sweeper.stop();
+      await sweeper.stop();
     }
 
     const next = await s.ask({ conversation_id: expired.conversationId, message: 'Again please' });

@@ -103,6 +103,31 @@ export async function attachDocumentsToConversation(
   return Number(result.numUpdatedRows);
 }
 
+/**
+ * Deletes up to `limit` files that were uploaded for a new chat created before `createdBefore` and never sent
+ * (still in no conversation), oldest first, whose ingestion has ended; returns their storage keys. The outer
+ * `conversation_id is null` is checked again on each row as it is deleted: a send attaching one of them at that
+ * moment keeps it (on PostgreSQL a concurrent update re-checks the row's own conditions, not the subquery).
+ */
+export async function deleteUnsentDocuments(db: Kysely<Database>, createdBefore: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('documents')
+    .where('conversation_id', 'is', null)
+    .where('id', 'in', (qb) =>
+      qb
+        .selectFrom('documents')
+        .select('id')
+        .where('conversation_id', 'is', null)
+        .where('created_at', '<', createdBefore)
+        .where('status', 'in', ['ready', 'failed'])
+        .orderBy('created_at')
+        .limit(limit),
+    )
+    .returning('storage_key')
+    .execute();
+  return rows.map((r) => r.storage_key);
+}
+
 /** Documents whose ingestion had not finished (queued..saving): a crash stopped it; ingestion resumes them on start. */
 export async function listUnfinishedDocumentIds(db: Kysely<Database>): Promise<string[]> {
   const rows = await db
