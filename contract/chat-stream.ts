@@ -26,5 +26,14 @@ export type Usage = z.infer<typeof usage>;
 export const streamDone = z.object({ message_id: z.string(), usage, stopped: z.boolean() });
 export type StreamDone = z.infer<typeof streamDone>;
 
+/**
+ * `event: status`: what the server is doing before the reply's first words, when that takes a while (a send with web
+ * browsing searches and reads pages first). Text replaces it; the client shows STREAM_ACTIVITY_TEXT for it.
+ */
+export const streamActivity = z.enum(['searching_web']);
+export type StreamActivity = z.infer<typeof streamActivity>;
+export const streamStatus = z.object({ activity: streamActivity });
+export type StreamStatus = z.infer<typeof streamStatus>;
+
 /** A text delta: each `data:` record after the control record is one JSON string. */
 export const streamText = z.string();

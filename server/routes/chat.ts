@@ -39,6 +39,7 @@ import type { ReplyEvent } from '../services/stream-hub';
 const replyStream = {
   description:
     'The reply as Server-Sent Events: first `data: {"conversation_id", "message_id", "user_message_id"}`, then ' +
+    'while the reply waits on a tool (web browsing) `event: status` with `{"activity": "searching_web"}`, then ' +
     '`data: "<JSON-encoded text delta>"` events, on failure `event: error` with `{"type": "llm" | "max-tokens" | "unknown", "message"}`, ' +
     'and last `event: done` with `{"message_id", "usage": {"prompt_tokens", "completion_tokens"}, "stopped"}`.',
   content: { 'text/event-stream': { schema: z.string().describe('Server-Sent Events') } },
@@ -205,6 +206,7 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
 
 function sendReplyEvent(stream: EventStream, event: ReplyEvent): void {
   if (event.type === 'delta') stream.send(event.text);
+  else if (event.type === 'status') stream.send(event.status, 'status');
   else if (event.type === 'error') stream.send(event.error, 'error');
   else stream.send(event.done, 'done');
 }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { StreamError } from '../../contract/chat-stream';
+import type { StreamActivity, StreamError } from '../../contract/chat-stream';
 import { DEFAULT_CONVERSATION_TITLE, UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
 import { errorMarker, type ErrorMarkerType } from '../../contract/markers';
 import type { AppContext } from '../context';
@@ -24,16 +24,30 @@ export const MAX_TOKENS_REACHED =
   'The reply stopped because it reached the maximum length. Ask me to continue, or ask a shorter question.';
 export const CONTENT_FILTERED = "The model provider's content filter stopped this reply.";
 
-export interface ReplyJob {
+/** The model call answering, or why none could be made (building the prompt failed: a bug). */
+export type CallOutcome = { ok: true; call: ModelCall } | { ok: false; error: unknown };
+
+export interface PreparedCall {
+  call: CallOutcome;
+  /** Text written before and after the model's own (tools markers, citations): see reply-context.ts. */
+  context: Pick<ReplyContext, 'before' | 'after'>;
+}
+
+export type ReplyJob = {
   user: UserRecord;
   exchange: Exchange;
-  /** The model call answering (made before the exchange was saved), or why none could be made. */
-  call: { ok: true; call: ModelCall } | { ok: false; error: unknown };
   /** Filled in up to the model's first chunk, then logged at debug level (the first-token bench reads it). */
   timings?: SendTimings;
-  /** Text written before and after the model's own (tools markers, citations): see reply-context.ts. */
-  context?: Pick<ReplyContext, 'before' | 'after'>;
-}
+} & (
+  | ({ prepare?: undefined } & Partial<PreparedCall> & Pick<PreparedCall, 'call'>)
+  | {
+      /**
+       * The call is made once the stream is open (its context takes a while: web pages): `activity` is published
+       * meanwhile, and `run` is aborted when the person stops the reply or the app closes.
+       */
+      prepare: { activity: StreamActivity; run(signal: AbortSignal): Promise<PreparedCall> };
+    }
+);
 
 /**
  * When each step of a send ended, in ms since the epoch: comparable between processes on one host. In order:
@@ -63,9 +77,13 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
   const log = ctx.log.child({ conversationId: conversation.id, messageId: reply.id });
   const writer = replyWriterFor(ctx.db, ctx.log);
   writer.holdLease(conversation.id, exchange.lease);
-  // Stopping cancels the model call; the reply then ends like a finished one, with the text so far.
+  let outcome: CallOutcome | undefined = job.prepare ? undefined : job.call;
+  let context = job.prepare ? undefined : job.context;
+  const preparing = new AbortController();
+  // Stopping cancels the model call (or what comes before it); the reply then ends like a finished one, with the text so far.
   const watch = replyStopsFor(ctx.db, ctx.log).watch(reply.id, () => {
-    if (job.call.ok) job.call.call.cancel();
+    preparing.abort();
+    if (outcome?.ok) outcome.call.cancel();
   });
   let started = 0;
 
@@ -85,48 +103,61 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
   const timings = job.timings ?? {};
 
   try {
-    // No call: building the prompt failed (a bug); reported below like any other.
-    if (!job.call.ok) throw job.call.error;
-    const { call } = job.call;
-    prompt = call.prompt;
-    started = call.startedAt;
-    let finished = false;
-    if (job.context?.before) emit(`${job.context.before}\n\n`);
-    try {
-      for (let next = await call.first; !next.done; next = await call.chunks.next()) {
-        const chunk = next.value;
-        if (chunk.type === 'finish') {
-          finish = chunk;
-          source = chunk.source;
-        } else {
-          modelText += chunk.text;
-          emit(chunk.text);
-          if (timings.firstChunk === undefined) {
-            timings.firstChunk = moment();
-            log.debug({ timings }, 'reply timings');
+    if (job.prepare) {
+      ctx.streams.publish(streamId, { type: 'status', status: { activity: job.prepare.activity } });
+      const prepared = await job.prepare.run(AbortSignal.any([ctx.closing, preparing.signal]));
+      // Stopped while the context was gathered: nothing of it is written, and a call made meanwhile is ended.
+      if (watch.stopped && prepared.call.ok) prepared.call.call.cancel();
+      if (!watch.stopped) {
+        outcome = prepared.call;
+        context = prepared.context;
+      }
+    }
+    // Stopped before the model was asked: the reply ends as it is, empty.
+    if (outcome !== undefined) {
+      // No call: building the prompt failed (a bug); reported below like any other.
+      if (!outcome.ok) throw outcome.error;
+      const { call } = outcome;
+      prompt = call.prompt;
+      started = call.startedAt;
+      let finished = false;
+      if (context?.before) emit(`${context.before}\n\n`);
+      try {
+        for (let next = await call.first; !next.done; next = await call.chunks.next()) {
+          const chunk = next.value;
+          if (chunk.type === 'finish') {
+            finish = chunk;
+            source = chunk.source;
+          } else {
+            modelText += chunk.text;
+            emit(chunk.text);
+            if (timings.firstChunk === undefined) {
+              timings.firstChunk = moment();
+              log.debug({ timings }, 'reply timings');
+            }
           }
         }
+        finished = true;
+      } catch (err) {
+        finished = true;
+        if (!watch.stopped) {
+          // Anything else thrown while streaming (a bug, an abort at shutdown) is not the provider's failure.
+          if (!(err instanceof LlmCallError)) throw err;
+          source = err.source;
+          log.warn({ err: describeError(err) }, 'model call failed');
+          failure = { type: 'llm', message: LLM_FAILED };
+          appendMarker('llm', LLM_FAILED);
+        }
+      } finally {
+        call.release();
+        // Stopped early by a bug here: the model's stream (its connection) is closed too.
+        if (!finished) call.chunks.return?.().catch(() => undefined);
       }
-      finished = true;
-    } catch (err) {
-      finished = true;
-      if (!watch.stopped) {
-        // Anything else thrown while streaming (a bug, an abort at shutdown) is not the provider's failure.
-        if (!(err instanceof LlmCallError)) throw err;
-        source = err.source;
-        log.warn({ err: describeError(err) }, 'model call failed');
-        failure = { type: 'llm', message: LLM_FAILED };
-        appendMarker('llm', LLM_FAILED);
-      }
-    } finally {
-      call.release();
-      // Stopped early by a bug here: the model's stream (its connection) is closed too.
-      if (!finished) call.chunks.return?.().catch(() => undefined);
+      // Citations and the like belong to a reply that ended as the model meant it to.
+      if (finish && !failure && context?.after) emit(`${content ? '\n\n' : ''}${context.after}`);
+      if (finish?.finishReason === 'length') appendMarker('max-tokens', MAX_TOKENS_REACHED);
+      if (finish?.finishReason === 'filtered') appendMarker('llm', CONTENT_FILTERED);
     }
-    // Citations and the like belong to a reply that ended as the model meant it to.
-    if (finish && !failure && job.context?.after) emit(`${content ? '\n\n' : ''}${job.context.after}`);
-    if (finish?.finishReason === 'length') appendMarker('max-tokens', MAX_TOKENS_REACHED);
-    if (finish?.finishReason === 'filtered') appendMarker('llm', CONTENT_FILTERED);
   } catch (err) {
     log.error({ err: describeError(err) }, 'writing a reply failed');
     failure = { type: 'unknown', message: UNKNOWN_STREAM_ERROR };

@@ -20,12 +20,16 @@ export interface ReplyContext {
   images: ImagePart[];
 }
 
-/** One contributor (retrieval, web browsing); returns undefined to add nothing. Must not throw for a user's input. */
+/**
+ * One contributor (retrieval, web browsing); returns undefined to add nothing. Must not throw for a user's input.
+ * `signal`: the app closing, or the person stopping the reply while it is gathered (then nothing more is fetched).
+ */
 export type ReplyContextSource = (
   ctx: AppContext,
   user: UserRecord,
   plan: ExchangePlan,
   request: SendMessage,
+  signal: AbortSignal,
 ) => Promise<Partial<ReplyContext> | undefined>;
 
 export const EMPTY_REPLY_CONTEXT: ReplyContext = { prompt: [], before: '', after: '', images: [] };
@@ -40,10 +44,9 @@ export async function gatherReplyContext(
   user: UserRecord,
   plan: ExchangePlan,
   request: SendMessage,
-  sources: readonly ReplyContextSource[] = SOURCES,
+  signal: AbortSignal = ctx.closing,
 ): Promise<ReplyContext> {
-  if (sources.length === 0) return EMPTY_REPLY_CONTEXT;
-  const parts = (await Promise.all(sources.map((source) => source(ctx, user, plan, request)))).filter((p) => p !== undefined);
+  const parts = (await Promise.all(SOURCES.map((source) => source(ctx, user, plan, request, signal)))).filter((p) => p !== undefined);
   const joined = (texts: (string | undefined)[]) => texts.filter((t): t is string => !!t).join('\n\n');
   return {
     prompt: parts.flatMap((p) => p.prompt ?? []),

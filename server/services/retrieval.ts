@@ -64,11 +64,11 @@ export const passageSource = (p: Pick<ChunkHit, 'filename' | 'place'>) => (p.pla
  * documents have vectors and an embeddings model is configured, each list cut at its relevance floor, then at most
  * MAX_PER_DOCUMENT from one document and MAX_PASSAGES in all.
  */
-export async function retrievePassages(ctx: AppContext, scope: ChunkScope, question: string): Promise<Passage[]> {
+export async function retrievePassages(ctx: AppContext, scope: ChunkScope, question: string, signal: AbortSignal = ctx.closing): Promise<Passage[]> {
   if (scope.documentIds.length === 0) return [];
   const [text, vector] = await Promise.all([
     searchChunksText(ctx.db, scope, questionTerms(question), CANDIDATES),
-    vectorHits(ctx, scope, question),
+    vectorHits(ctx, scope, question, signal),
   ]);
   const lists = [aboveTextFloor(text), aboveVectorFloor(vector)].filter((l) => l.length > 0);
   const fused = new Map<number, { hit: ChunkHit; score: number }>();
@@ -103,12 +103,12 @@ function aboveVectorFloor(hits: ChunkHit[]): ChunkHit[] {
 }
 
 /** Vector hits, when the model is configured and the documents have vectors; a failing endpoint leaves full-text alone. */
-async function vectorHits(ctx: AppContext, scope: ChunkScope, question: string): Promise<ChunkHit[]> {
+async function vectorHits(ctx: AppContext, scope: ChunkScope, question: string, signal: AbortSignal): Promise<ChunkHit[]> {
   const embeddings = ctx.config.documents.embeddings;
   if (!embeddings || !(await scopeHasVectors(ctx.db, scope))) return [];
   try {
     const [vector] = await createEmbedder(embeddings).embed([question], {
-      signal: ctx.closing,
+      signal,
       attempts: 1,
       timeoutMs: QUESTION_EMBEDDING_TIMEOUT_MS,
     });
@@ -171,14 +171,14 @@ async function questionImages(ctx: AppContext, documents: readonly ScopeDocument
  * takes images. Costs one index probe when there are no documents, nothing for a new chat without attachments.
  * The send's checks (planExchange) found the conversation to be the caller's; the queries filter by the caller too.
  */
-export const retrievalSource: ReplyContextSource = async (ctx, user, plan, request) => {
+export const retrievalSource: ReplyContextSource = async (ctx, user, plan, request, signal) => {
   const conversationId = plan.conversation?.id ?? null;
   if (conversationId === null ? request.document_ids.length === 0 : !plan.hasDocuments) return undefined;
   const documents = await searchableDocuments(ctx.db, user.id, conversationId, conversationId === null ? request.document_ids : []);
   if (documents.length === 0) return undefined;
   const searchable = documents.filter((d) => d.status === 'ready' && d.chunk_count > 0 && !IMAGE_EXTENSIONS.has(d.extension));
   const [passages, images] = await Promise.all([
-    retrievePassages(ctx, { userId: user.id, documentIds: searchable.map((d) => d.id) }, request.message),
+    retrievePassages(ctx, { userId: user.id, documentIds: searchable.map((d) => d.id) }, request.message, signal),
     questionImages(ctx, documents),
   ]);
   const context: Partial<ReplyContext> = { images };

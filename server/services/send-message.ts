@@ -4,9 +4,9 @@ import type { Feature } from '../../contract/features';
 import type { AppContext } from '../context';
 import type { UserRecord } from '../db/repositories/users';
 import { callImageModel, type ImageCall } from '../tools/image-generation';
-import { buildPrompt, moment, startReply, type ReplyJob, type SendTimings } from './chat-stream';
+import { buildPrompt, moment, startReply, type CallOutcome, type PreparedCall, type SendTimings } from './chat-stream';
 import { requireFeatures } from './entitlements';
-import { planExchange, saveExchange, type SendMessage } from './exchange';
+import { planExchange, saveExchange, type Exchange, type ExchangePlan, type SendMessage } from './exchange';
 import { callModel } from './model-call';
 import { EMPTY_REPLY_CONTEXT, gatherReplyContext } from './reply-context';
 import { enforceRateLimit } from './rate-limit';
@@ -33,6 +33,8 @@ export function requestedFeatures(request: SendMessage): Feature[] {
  * POST /chat/messages up to the stream (`receivedAt`: when the server took the request up, for the timings): every refusal (429 too many questions, 403 a feature outside the package,
  * 404, 409) comes from here, before anything is streamed. The model is asked as soon as the send is known to be
  * allowed, and the question saved while it works on its first token; then the reply is written in the background.
+ * A send with web browsing is saved and its stream opened first: searching and reading pages takes seconds, which
+ * the reader spends seeing that the web is being searched (and may stop it), not a bare wait.
  */
 export async function startSend(ctx: AppContext, user: UserRecord, request: SendMessage, receivedAt?: number): Promise<StartedSend> {
   const timings: SendTimings = { received: receivedAt, start: moment() };
@@ -42,28 +44,23 @@ export async function startSend(ctx: AppContext, user: UserRecord, request: Send
   timings.entitlements = moment();
   const plan = await planExchange(ctx.db, user, request);
   timings.plan = moment();
-  // An image request's reply is the image: no passages or pages go with it, nothing is written around it.
-  const context = request.image_generation ? EMPTY_REPLY_CONTEXT : await gatherReplyContext(ctx, user, plan, request);
-  timings.context = moment();
 
-  let call: ReplyJob['call'];
-  let image: ImageCall | undefined;
-  try {
-    if (request.image_generation) {
-      image = callImageModel(ctx, user, request.message);
-      call = { ok: true, call: image };
-    } else {
-      const prompt = await buildPrompt(ctx, user, plan.history, request.message, timings, context.prompt, context.images);
-      call = { ok: true, call: callModel(ctx, prompt, request.reasoning_effort) };
-    }
-    timings.modelCalled = moment();
-    // The request is on its way once the event loop has turned: the saves below may block it (SQLite is synchronous).
-    await yieldToLoop();
-  } catch (err) {
-    // Reported on the stream (the exchange is still saved, the reply ends as an error): a bug, not a refusal.
-    call = { ok: false, error: err };
+  if (request.browsing) {
+    const exchange = await saveExchange(ctx, user, request, plan);
+    timings.exchange = moment();
+    const saved = savedPlan(plan, exchange, request);
+    const streamId = startReply(ctx, {
+      user,
+      exchange,
+      timings,
+      prepare: { activity: 'searching_web', run: (signal) => prepareCall(ctx, user, request, saved, timings, signal) },
+    });
+    return started(exchange, streamId);
   }
 
+  const { call, context, image } = await prepareCall(ctx, user, request, plan, timings, ctx.closing);
+  // The request is on its way once the event loop has turned: the saves below may block it (SQLite is synchronous).
+  if (call.ok) await yieldToLoop();
   let exchange;
   try {
     exchange = await saveExchange(ctx, user, request, plan);
@@ -74,7 +71,10 @@ export async function startSend(ctx: AppContext, user: UserRecord, request: Send
   timings.exchange = moment();
   // A new chat's conversation exists only now: the image is stored as its file once it is generated.
   image?.storeIn(exchange.conversation.id);
-  const streamId = startReply(ctx, { user, exchange, call, timings, context });
+  return started(exchange, startReply(ctx, { user, exchange, call, timings, context }));
+}
+
+function started(exchange: Exchange, streamId: string): StartedSend {
   return {
     control: {
       conversation_id: exchange.conversation.id,
@@ -83,4 +83,46 @@ export async function startSend(ctx: AppContext, user: UserRecord, request: Send
     },
     streamId,
   };
+}
+
+/**
+ * The plan as it stands once the exchange is saved: a new chat has its conversation now, and the files attached on
+ * the new-chat screen are in it (retrieval finds them by the conversation, no longer as unattached files).
+ */
+function savedPlan(plan: ExchangePlan, exchange: Exchange, request: SendMessage): ExchangePlan {
+  return { ...plan, conversation: exchange.conversation, hasDocuments: plan.hasDocuments || request.document_ids.length > 0 };
+}
+
+/**
+ * The reply's context (documents' passages, web pages), then the model asked with it. Never rejects: a failure
+ * to build the call (a bug) comes back as the outcome, and the reply reports it on its stream.
+ */
+async function prepareCall(
+  ctx: AppContext,
+  user: UserRecord,
+  request: SendMessage,
+  plan: ExchangePlan,
+  timings: SendTimings,
+  signal: AbortSignal,
+): Promise<PreparedCall & { image?: ImageCall }> {
+  let context = EMPTY_REPLY_CONTEXT;
+  try {
+    // An image request's reply is the image: no passages or pages go with it, nothing is written around it.
+    if (request.image_generation) {
+      timings.context = moment();
+      const image = callImageModel(ctx, user, request.message);
+      timings.modelCalled = moment();
+      return { call: { ok: true, call: image }, context, image };
+    }
+    context = await gatherReplyContext(ctx, user, plan, request, signal);
+    timings.context = moment();
+    // Stopped or shutting down while the pages were read: the model is not asked only to be cut off.
+    if (signal.aborted) return { call: { ok: false, error: signal.reason }, context };
+    const prompt = await buildPrompt(ctx, user, plan.history, request.message, timings, context.prompt, context.images);
+    const call: CallOutcome = { ok: true, call: callModel(ctx, prompt, request.reasoning_effort) };
+    timings.modelCalled = moment();
+    return { call, context };
+  } catch (err) {
+    return { call: { ok: false, error: err }, context };
+  }
 }

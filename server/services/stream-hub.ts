@@ -1,7 +1,11 @@
-import type { StreamDone, StreamError } from '../../contract/chat-stream';
+import type { StreamDone, StreamError, StreamStatus } from '../../contract/chat-stream';
 
 /** What a reply being written publishes, after the control record (which the sending request writes itself). */
-export type ReplyEvent = { type: 'delta'; text: string } | { type: 'error'; error: StreamError } | { type: 'done'; done: StreamDone };
+export type ReplyEvent =
+  | { type: 'status'; status: StreamStatus }
+  | { type: 'delta'; text: string }
+  | { type: 'error'; error: StreamError }
+  | { type: 'done'; done: StreamDone };
 
 export interface ReplySubscriber {
   onEvent(event: ReplyEvent): void;

@@ -19,9 +19,9 @@ export const WEB_SEARCH_FOUND_NOTHING = 'The web search found no pages for this 
 export const webSearchFailed = (reason: string) => `The web search failed: ${reason}.`;
 
 /** Adds web pages to a reply when the person switched browsing on (the package allowing it was checked before). */
-export const webBrowsingSource: ReplyContextSource = async (ctx, _user, _plan, request) => {
+export const webBrowsingSource: ReplyContextSource = async (ctx, _user, _plan, request, signal) => {
   if (!request.browsing) return undefined;
-  return browseTheWeb(ctx.config.tools, request.message, { log: ctx.log, signal: ctx.closing });
+  return browseTheWeb(ctx.config.tools, request.message, { log: ctx.log, signal });
 };
 
 export interface BrowseOptions {

@@ -11,7 +11,11 @@ import {
   webSearchFailed,
 } from '../../server/tools/web-browsing';
 import { readPage } from '../../server/tools/web-pages';
-import { startChatServer, type ChatServer } from './helpers/chat-fixtures';
+import type { ConversationMessages, ReplyStopResult } from '../../contract/chat';
+import type { DocumentView } from '../../contract/documents';
+import { eventually, startChatServer, type ChatServer } from './helpers/chat-fixtures';
+import { uploadFile } from './helpers/document-api';
+import { readSse, type SseEvent } from './helpers/sse';
 import { DEFAULT_FAKE_REPLY, isTitleRequest, startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai';
 import { ARTICLE_SENTENCE, ARTICLE_TITLE, DEFAULT_RESULTS, SEARCH_KEY, startFakeWeb, type FakeWeb } from './helpers/fake-search';
 import { addUser, createOrganisation, login } from './helpers/fixtures';
@@ -56,6 +60,8 @@ describe(`web browsing (${dbKind})`, () => {
   const modelRequestFor = (question: string) =>
     model.requests.find((r) => !isTitleRequest(r) && r.body.messages.at(-1)?.content === question);
   const pageUrl = (path: string) => `${web.origin}${path}`;
+  const savedMessages = async (conversationId: string) =>
+    (await s.api<ConversationMessages>('GET', `/chat/conversations/${conversationId}/messages`)).body.data.messages;
 
   const expectedMarker = () =>
     toolsMarker(
@@ -75,6 +81,8 @@ describe(`web browsing (${dbKind})`, () => {
     // The top three results only (the photo, fourth, is never fetched); the redirect's private target is not either.
     expect(web.pageRequests.slice(-3).sort()).toEqual(['/pages/article.html', '/pages/huge.html', '/pages/to-private']);
     expect(reply.errors).toEqual([]);
+    expect(reply.statuses).toEqual([{ activity: 'searching_web' }]);
+    expect(reply.order.slice(0, 3)).toEqual(['message', 'status', 'message']);
     expect(reply.text).toBe(`${expectedMarker()}\n\n${FAKE_TEXT}`);
 
     const system = modelRequestFor(question)!.body.messages[0].content;
@@ -110,12 +118,84 @@ describe(`web browsing (${dbKind})`, () => {
     const before = web.searches.length;
     const reply = await s.ask({ conversation_id: null, message: 'No web for this one', browsing: false });
     expect(reply.text).toBe(FAKE_TEXT);
+    expect(reply.statuses).toEqual([]);
     expect(web.searches.length).toBe(before);
   });
 
   it('lets a free package browse', async () => {
     const reply = await s.ask({ conversation_id: null, message: 'Free browsing question', browsing: true }, freeToken);
     expect(reply.text).toBe(`${expectedMarker()}\n\n${FAKE_TEXT}`);
+  });
+
+  it('opens the stream before the web answers: the question is saved and the reader told the web is being searched', async () => {
+    const release = web.hold();
+    const question = 'Is the teal lighthouse open on Saturdays?';
+    try {
+      const res = await s.send({ conversation_id: null, message: question, browsing: true });
+      expect(res.status).toBe(200);
+      const events = readSse(res.body!);
+      const control = JSON.parse((await events.next()).value!.data) as { conversation_id: string; message_id: string };
+      expect((await events.next()).value).toEqual({ event: 'status', data: JSON.stringify({ activity: 'searching_web' }) });
+      const saved = await savedMessages(control.conversation_id);
+      expect(saved.map((m) => [m.sender, m.status, m.content])).toEqual([
+        ['user', 'complete', question],
+        ['Assistant', 'streaming', ''],
+      ]);
+      expect(modelRequestFor(question)).toBeUndefined();
+
+      release();
+      const rest: SseEvent[] = [];
+      for await (const e of { [Symbol.asyncIterator]: () => events }) rest.push(e);
+      const text = rest.filter((e) => e.event === 'message').map((e) => JSON.parse(e.data) as string).join('');
+      expect(text).toBe(`${expectedMarker()}\n\n${FAKE_TEXT}`);
+      expect(rest.at(-1)!.event).toBe('done');
+      expect(modelRequestFor(question)!.body.messages[0].content).toContain(ARTICLE_SENTENCE);
+    } finally {
+      release();
+    }
+  });
+
+  it('stops while the web is searched: the reply ends empty and stopped, the model is never asked', async () => {
+    const release = web.hold();
+    const question = 'Never mind the lighthouse';
+    try {
+      const res = await s.send({ conversation_id: null, message: question, browsing: true });
+      const events = readSse(res.body!);
+      const control = JSON.parse((await events.next()).value!.data) as { conversation_id: string; message_id: string };
+      expect((await events.next()).value?.event).toBe('status');
+
+      const stop = await s.api<ReplyStopResult>('POST', `/chat/messages/${control.message_id}/stop`);
+      expect(stop.status).toBe(200);
+      expect(stop.body.data).toEqual({ message_id: control.message_id, stopped: true });
+      const rest: SseEvent[] = [];
+      for await (const e of { [Symbol.asyncIterator]: () => events }) rest.push(e);
+      expect(rest.map((e) => e.event)).toEqual(['done']);
+      expect(JSON.parse(rest[0]!.data)).toMatchObject({ message_id: control.message_id, stopped: true, usage: { prompt_tokens: 0, completion_tokens: 0 } });
+      expect((await savedMessages(control.conversation_id)).at(-1)).toMatchObject({ status: 'complete', stopped: true, content: '' });
+
+      // The search it was waiting on comes back too late to matter; the conversation takes the next question.
+      release();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(modelRequestFor(question)).toBeUndefined();
+      const next = await s.ask({ conversation_id: control.conversation_id, message: 'Something else then' });
+      expect(next.errors).toEqual([]);
+    } finally {
+      release();
+    }
+  });
+
+  it('still brings the files attached to a new chat into a browsing reply', async () => {
+    const upload = await uploadFile(s, null, 'ferry.txt', Buffer.from('The ferry to Pulau Tanya leaves the harbour at seven every morning.', 'utf8'));
+    expect(upload.status).toBe(201);
+    await eventually(async () => (await s.api<DocumentView>('GET', `/documents/${upload.body.data.id}`)).body.data.status === 'ready');
+    const question = 'When does the ferry to Pulau Tanya leave the harbour?';
+    const reply = await s.ask({ conversation_id: null, message: question, browsing: true, document_ids: [upload.body.data.id] });
+    expect(reply.errors).toEqual([]);
+    const system = modelRequestFor(question)!.body.messages[0].content;
+    expect(system).toContain('leaves the harbour at seven');
+    expect(system).toContain(ARTICLE_SENTENCE);
+    // The reply cites the file after the model's text, as without browsing.
+    expect(reply.text).toContain('ferry.txt');
   });
 
   it('escapes page titles and search-result titles in the marker', async () => {

@@ -38,6 +38,8 @@ export interface FakeWeb {
   results: FakeResult[];
   /** When set, every search endpoint answers with this HTTP status. */
   failWith: number | undefined;
+  /** Holds every request that arrives from now on (a slow web) until the returned function is called. */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -69,10 +71,19 @@ const ARTICLE_HTML = `<!doctype html>
  * 127.0.0.1 (allowed through the SSRF guard by the tests' WEB_FETCH_ALLOW_HOSTS only).
  */
 export async function startFakeWeb(): Promise<FakeWeb> {
+  let held: Promise<void> | undefined;
   const server = http.createServer((req, res) => {
     const parts: Buffer[] = [];
+    const gate = held;
     req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => handle(req, res, Buffer.concat(parts).toString('utf8')));
+    req.on('end', () => {
+      const answer = () => {
+        // A request its client gave up on while held (a stopped reply) gets no answer.
+        if (!res.destroyed) handle(req, res, Buffer.concat(parts).toString('utf8'));
+      };
+      if (gate) void gate.then(answer);
+      else answer();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -88,6 +99,14 @@ export async function startFakeWeb(): Promise<FakeWeb> {
     pageRequests: [],
     results: DEFAULT_RESULTS,
     failWith: undefined,
+    hold() {
+      let release!: () => void;
+      held = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
     close() {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,3 +1,4 @@
+import { streamStatus, type StreamStatus } from '../../../contract/chat-stream';
 /** One server-sent event as the EventSource spec assembles it. */
 export interface SseEvent {
   /** 'message' when the event had no `event:` field. */
@@ -55,6 +56,8 @@ export interface ReplyStream {
   deltas: string[];
   text: string;
   errors: { type: string; message: string }[];
+  /** `event: status` records (a tool at work before the text), in order. */
+  statuses: StreamStatus[];
   done: { message_id: string; usage: { prompt_tokens: number; completion_tokens: number }; stopped: boolean };
   /** Event names in order ('message' for data-only events). */
   order: string[];
@@ -67,16 +70,19 @@ export function parseReplyStream(events: SseEvent[]): ReplyStream {
   if (!last || last.event !== 'done') throw new Error(`the last event is not done: ${JSON.stringify(last)}`);
   const deltas: string[] = [];
   const errors: ReplyStream['errors'] = [];
+  const statuses: StreamStatus[] = [];
   for (const e of rest.slice(0, -1)) {
     if (e.event === 'message') deltas.push(JSON.parse(e.data) as string);
     else if (e.event === 'error') errors.push(JSON.parse(e.data) as ReplyStream['errors'][number]);
-    else throw new Error(`unexpected event ${e.event}`);
+    else if (e.event === 'status' && deltas.length === 0) statuses.push(streamStatus.parse(JSON.parse(e.data)));
+    else throw new Error(`unexpected event ${e.event}${e.event === 'status' ? ' after text' : ''}`);
   }
   return {
     control: JSON.parse(first.data) as ReplyStream['control'],
     deltas,
     text: deltas.join(''),
     errors,
+    statuses,
     done: JSON.parse(last.data) as ReplyStream['done'],
     order: events.map((e) => e.event),
   };
