@@ -1,4 +1,5 @@
 // Spec constants and texts of conversations and messages, free of zod (machines/ and the login route use them).
+import type { StreamActivity } from './chat-stream';
 
 export const CONVERSATION_PAGE_SIZE = 10;
 export const SEARCH_PAGE_SIZE = 10;
@@ -21,6 +22,11 @@ export const CONVERSATION_BUSY = 'This conversation is still answering. Wait for
 
 /** The search debounce of the conversation list (spec section 9). */
 export const SEARCH_DEBOUNCE_MS = 1500;
+
+/** What the reply's place says, instead of 'Thinking', while the server is at work before the text (`event: status`). */
+export const STREAM_ACTIVITY_TEXT: Record<StreamActivity, string> = {
+  searching_web: 'Searching the web',
+};
 
 /** The text a failed stream shows when the server gave no better one (spec section 4). */
 export const UNKNOWN_STREAM_ERROR = 'An unknown error occurred';

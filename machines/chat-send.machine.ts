@@ -19,7 +19,7 @@ import { report } from './report';
 import { errorMarker } from '../contract/markers';
 import { UNKNOWN_STREAM_ERROR } from '../contract/chat-constants';
 import type { ChatMessage, ConversationMessages, ReasoningEffort } from '../contract/chat';
-import type { StreamErrorType, Usage } from '../contract/chat-stream';
+import type { StreamActivity, StreamErrorType, Usage } from '../contract/chat-stream';
 
 /**
  * One conversation's messages and the send/stream cycle (spec chat-and-session.md section 4, "Sending a
@@ -30,7 +30,9 @@ import type { StreamErrorType, Usage } from '../contract/chat-stream';
  * - `idle`: send and edit are accepted.
  * - `replying` (tag `busy`) with children `thinking` (tag `thinking`: nothing streamed yet) and `streaming`
  *   (tag `streaming`). `replying` invokes the send actor (id `sendMessage`), so whatever leaves `replying`
- *   (done, error, failure, `conversation.open`) stops it, which aborts the request.
+ *   (done, error, failure, `conversation.open`) stops it, which aborts the request. In `thinking`,
+ *   `stream.status` (the server at work before the text, e.g. searching the web) sets `replyActivity` for the
+ *   view to say instead of 'Thinking'; it is null again as soon as `thinking` is left.
  * - `networkError` (tag `error`): the request or the stream failed, or following a reply failed. The spec's
  *   "network error flag" is this state and nothing else; `failureDetail` says what the server said, for the view
  *   to show under 'Refresh message'. Send, edit and `messages.refresh` (with a conversation) are accepted.
@@ -183,6 +185,8 @@ export interface ChatSendContext {
   stoppingMessageId: string | null;
   /** The input's page in hand until the start takes it (see "A page in hand"); null afterwards. */
   openedPage: ConversationMessages | null;
+  /** What the server said it is doing before the reply's first words (`stream.status`), while `thinking`; else null. */
+  replyActivity: StreamActivity | null;
 }
 
 interface MessageOptions {
@@ -195,6 +199,8 @@ interface MessageOptions {
 export type SendMessageStreamEvent =
   /** The control record (first data record of the stream). */
   | { type: 'stream.control'; conversationId: string; messageId: string; userMessageId: string }
+  /** The server's `event: status` record: at work before the text (a tool). */
+  | { type: 'stream.status'; activity: StreamActivity }
   | { type: 'stream.chunk'; text: string }
   /** The server's `event: error` record. */
   | { type: 'stream.error'; errorType: StreamErrorType; message: string }
@@ -382,6 +388,7 @@ function freshContext(conversationId: string | null): ChatSendContext {
     lastUsage: null,
     stoppingMessageId: null,
     openedPage: null,
+    replyActivity: null,
   };
 }
 
@@ -588,6 +595,11 @@ export const chatSendMachine = setup({
       assertEvent(event, 'stream.control');
       return { type: 'conversation.created', conversationId: event.conversationId } satisfies ConversationCreated;
     }),
+    applyActivity: assign(({ event }) => {
+      assertEvent(event, 'stream.status');
+      return { replyActivity: event.activity };
+    }),
+    clearActivity: assign({ replyActivity: null }),
     appendChunk: assign(({ context, event }) => {
       assertEvent(event, 'stream.chunk');
       return { streamingText: context.streamingText + event.text };
@@ -730,7 +742,9 @@ export const chatSendMachine = setup({
       states: {
         thinking: {
           tags: ['thinking'],
+          exit: 'clearActivity',
           on: {
+            'stream.status': { actions: 'applyActivity' },
             'stream.chunk': { target: 'streaming', actions: 'appendChunk' },
             'xstate.error.actor.sendMessage': { target: '#chatSend.networkError', actions: { type: 'failReply', params: { phase: 'request' } } },
           },

@@ -2,11 +2,13 @@ import { fetchEventSource, type EventSourceMessage } from '@microsoft/fetch-even
 import { API_PREFIX, paths } from '../../contract/api-paths';
 import type { z } from 'zod';
 import type { SendMessageRequest } from '../../contract/chat';
-import type { StreamControl, StreamDone, StreamError } from '../../contract/chat-stream';
+import type { StreamControl, StreamDone, StreamError, StreamStatus } from '../../contract/chat-stream';
 import { accessToken, api } from './http';
 
 export interface StreamHandlers {
   onControl(control: StreamControl): void;
+  /** What the server is doing before the reply's text (searching the web). */
+  onStatus(status: StreamStatus): void;
   onChunk(text: string): void;
   onError(error: StreamError): void;
   onDone(done: StreamDone): void;
@@ -41,14 +43,19 @@ export function preloadStreamRecords(): void {
   void loadRecordSchemas();
 }
 
+/** The record's JSON value; undefined when it is not JSON. */
+function safeJson(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+}
+
 /** One record's JSON, checked against its contract schema; anything else is a StreamFailure, never a crash. */
 function parseRecord<T>(schema: z.ZodType<T>, data: string, phase: 'request' | 'stream'): T {
-  let json: unknown;
-  try {
-    json = JSON.parse(data);
-  } catch {
-    throw new StreamFailure(phase, MALFORMED_RECORD);
-  }
+  const json = safeJson(data);
+  if (json === undefined) throw new StreamFailure(phase, MALFORMED_RECORD);
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new StreamFailure(phase, MALFORMED_RECORD);
   return parsed.data;
@@ -92,7 +99,7 @@ export async function streamMessage(body: SendMessageRequest, handlers: StreamHa
   const getToken = options.getToken ?? accessToken;
   const refresh = options.refresh ?? api.refreshOnce;
   const now = options.now ?? Date.now;
-  const { streamControl, streamDone, streamError, streamText } = await loadRecordSchemas();
+  const { streamControl, streamDone, streamError, streamStatus, streamText } = await loadRecordSchemas();
 
   const attempt = async () => {
     let started = false;
@@ -124,6 +131,13 @@ export async function streamMessage(body: SendMessageRequest, handlers: StreamHa
         const phase = started ? 'stream' : 'request';
         if (message.event === 'error') {
           handlers.onError(parseRecord<StreamError>(streamError, message.data, phase));
+          return;
+        }
+        if (message.event === 'status') {
+          // Only says what is under way: one this client does not know (a newer server's tool) is passed over, not a
+          // reason to give up on the reply.
+          const status = streamStatus.safeParse(safeJson(message.data));
+          if (started && status.success) handlers.onStatus(status.data);
           return;
         }
         if (message.event === 'done') {

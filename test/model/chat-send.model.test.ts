@@ -199,6 +199,7 @@ const eventsFor = (s: Snap): Ev[] => {
       ...stopping,
       { type: 'reply.stop' },
       control,
+      { type: 'stream.status', activity: 'searching_web' },
       { type: 'stream.chunk', text: 'Hel' },
       done,
       { type: 'stream.error', errorType: 'llm', message: 'The model is unavailable' },
@@ -215,6 +216,8 @@ const eventsFor = (s: Snap): Ev[] => {
       ...stopping,
       { type: 'reply.stop' },
       control,
+      // Listed to show it changes nothing once text has come.
+      { type: 'stream.status', activity: 'searching_web' },
       { type: 'stream.chunk', text: 'lo' },
       done,
       { type: 'stream.error', errorType: 'max-tokens', message: 'The reply reached the token limit' },
@@ -353,6 +356,13 @@ function common(s: Snap, e: { type: string } | null) {
   const serverStreaming = streamingOnes.filter((m) => m.id !== c.streamingMessageId);
   for (const m of serverStreaming) expect(isStreamingReply(m) && !m.id.startsWith('temp-')).toBe(true);
   if (!followed) expect(serverStreaming).toEqual([]);
+
+  // What the server said it is doing is shown only while nothing has streamed yet: set by its status, gone with `thinking`.
+  if (!s.matches({ replying: 'thinking' })) expect(c.replyActivity).toBeNull();
+  if (e?.type === 'stream.status' && p) {
+    if (p.matches({ replying: 'thinking' })) expect(c).toEqual({ ...p.context, replyActivity: (e as Extract<ChatSendEvent, { type: 'stream.status' }>).activity });
+    else expect(c).toEqual(p.context);
+  }
 
   // The send actor runs exactly in `replying`, one request per entry; leaving `replying` stops it (= aborts).
   if (replying(s)) {
@@ -504,6 +514,7 @@ runModelTest({
       x: s.context.earlierCursor !== null,
       y: earlierLoad(s),
       k: s.context.stoppingMessageId !== null,
+      a: s.context.replyActivity !== null,
     }),
   // Simple paths over the full key explode; value + "has a conversation" gives a few hundred routes.
   simpleKey: (s) => JSON.stringify([s.value, s.context.conversationId !== null]),

@@ -38,6 +38,7 @@ function recorder() {
   const events: unknown[] = [];
   const handlers: StreamHandlers = {
     onControl: (c) => events.push(['control', c]),
+    onStatus: (st) => events.push(['status', st]),
     onChunk: (t) => events.push(['chunk', t]),
     onError: (e) => events.push(['error', e]),
     onDone: (d) => events.push(['done', d]),
@@ -62,6 +63,22 @@ describe('streamMessage', () => {
     await streamMessage(body, handlers, { signal: new AbortController().signal, baseURL: base, getToken: () => 'tok', refresh: async () => true });
     expect(events).toEqual([['control', control], ['chunk', 'Hi'], ['chunk', ' there\n\n- a'], ['done', done]]);
     expect(requests[0]).toMatchObject({ auth: 'Bearer tok', body: JSON.stringify(body) });
+  });
+
+  it('passes on what the server is doing before the text; a status it does not know, or before the control record, is passed over', async () => {
+    script = (_req, res) => {
+      sse(res);
+      res.write(`event: status\ndata: ${JSON.stringify({ activity: 'searching_web' })}\n\n`);
+      res.write(`data: ${JSON.stringify(control)}\n\n`);
+      res.write(`event: status\ndata: ${JSON.stringify({ activity: 'searching_web' })}\n\n`);
+      res.write(`event: status\ndata: ${JSON.stringify({ activity: 'reading_minds' })}\n\n`);
+      res.write('event: status\ndata: {not json\n\n');
+      res.write(`data: ${JSON.stringify('Found it')}\n\n`);
+      res.end(`event: done\ndata: ${JSON.stringify(done)}\n\n`);
+    };
+    const { events, handlers } = recorder();
+    await streamMessage(body, handlers, { signal: new AbortController().signal, baseURL: base, getToken: () => 'tok' });
+    expect(events).toEqual([['control', control], ['status', { activity: 'searching_web' }], ['chunk', 'Found it'], ['done', done]]);
   });
 
   it('passes an error event on and still finishes with done', async () => {

@@ -197,6 +197,7 @@ function ChatScreen() {
                 streamingId={chat.status.streamingId}
                 liveText={liveText}
                 isThinking={chat.status.thinking}
+                activity={chat.status.activity}
                 isBusy={chat.status.busy}
                 isStreaming={chat.status.streaming || chat.status.following}
                 networkError={chat.status.networkError}

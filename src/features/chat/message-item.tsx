@@ -4,6 +4,7 @@ import { TextArea } from 'react-aria-components/TextArea';
 import { TextField } from 'react-aria-components/TextField';
 import { BookmarkPlus, Copy, Pencil, RotateCcw } from 'lucide-react';
 import { type ChatMessage } from '../../../contract/chat';
+import type { StreamActivity } from '../../../contract/chat-stream';
 import { MESSAGE_EMPTY } from '../../../contract/chat-constants';
 import { copyMessage } from '../../ui/markdown/copy-message';
 import { AssistantMarkdown } from '../../ui/markdown/assistant-markdown';
@@ -18,6 +19,8 @@ export interface MessageItemProps {
   /** The live text of the reply being streamed into this message, when it is that one. */
   liveText?: string;
   isThinking?: boolean;
+  /** What the server is doing before the text, while thinking (said instead of 'Thinking'). */
+  activity?: StreamActivity | null;
   /** A send is under way: editing waits until it ends. */
   isBusy: boolean;
   onEdit(messageId: string, text: string): void;
@@ -68,7 +71,7 @@ function EditBox({ initial, onCancel, onSave }: { initial: string; onCancel(): v
 }
 
 /** One message: the person's own (escaped plain text, edit/copy/save) or the assistant's (markdown, copy). */
-export const MessageItem = memo(function MessageItem({ message, liveText, isThinking, isBusy, onEdit, onSavePrompt, onRegenerate }: MessageItemProps) {
+export const MessageItem = memo(function MessageItem({ message, liveText, isThinking, activity, isBusy, onEdit, onSavePrompt, onRegenerate }: MessageItemProps) {
   const [editing, setEditing] = useState(false);
   const mine = message.sender === 'user';
   const content = liveText ?? message.content;
@@ -117,7 +120,7 @@ export const MessageItem = memo(function MessageItem({ message, liveText, isThin
   return (
     <article aria-label="Assistant message" aria-busy={streaming || undefined} className="group py-3">
       {/* Nothing written yet: this page's own send, or a reply another page started that this one follows. */}
-      {(isThinking || streaming) && !content ? <ThinkingIndicator /> : <AssistantMarkdown content={content} streaming={streaming} />}
+      {(isThinking || streaming) && !content ? <ThinkingIndicator activity={isThinking ? activity : null} /> : <AssistantMarkdown content={content} streaming={streaming} />}
       {!streaming && message.stopped && <p className="mt-1 text-xs text-gray-600 dark:text-gray-400">Stopped</p>}
       {!streaming && content && (
         <div className="mt-1 flex gap-0.5 opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">

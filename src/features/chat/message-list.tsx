@@ -2,6 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, RefreshCw } from 'lucide-react';
 import type { ChatMessage } from '../../../contract/chat';
+import type { StreamActivity } from '../../../contract/chat-stream';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 import { useAfterFirstPaint } from '../../lib/use-after-first-paint';
@@ -14,6 +15,8 @@ export interface MessageListProps {
   streamingId: string | null;
   liveText: string;
   isThinking: boolean;
+  /** What the server is doing before the reply's text (searching the web), while thinking; else null. */
+  activity: StreamActivity | null;
   isBusy: boolean;
   isStreaming: boolean;
   networkError: boolean;
@@ -167,6 +170,7 @@ export function MessageList(props: MessageListProps) {
                   message={message}
                   liveText={live ? liveText : undefined}
                   isThinking={live && isThinking}
+                  activity={live ? props.activity : null}
                   isBusy={isBusy}
                   onEdit={onEdit}
                   onSavePrompt={props.onSavePrompt}

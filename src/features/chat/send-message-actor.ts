@@ -22,6 +22,7 @@ export function defineSendMessageActor({ api }: { api: SendMessageApi }) {
         { ...input, sender: 'user' },
         {
           onControl: (c) => back({ type: 'stream.control', conversationId: c.conversation_id, messageId: c.message_id, userMessageId: c.user_message_id }),
+          onStatus: (status) => back({ type: 'stream.status', activity: status.activity }),
           onChunk: (text) => back({ type: 'stream.chunk', text }),
           onError: (e) => back({ type: 'stream.error', errorType: e.type, message: e.message }),
           onDone: (d) => back({ type: 'stream.done', messageId: d.message_id, usage: d.usage, stopped: d.stopped }),

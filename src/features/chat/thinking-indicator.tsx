@@ -1,5 +1,11 @@
-/** Shown in the assistant's place while the reply has not started (spec: a 'Thinking' indicator). */
-export function ThinkingIndicator() {
+import { STREAM_ACTIVITY_TEXT } from '../../../contract/chat-constants';
+import type { StreamActivity } from '../../../contract/chat-stream';
+
+/**
+ * Shown in the assistant's place while the reply has not started (spec: a 'Thinking' indicator); says what the
+ * server is doing instead when it said so (searching the web).
+ */
+export function ThinkingIndicator({ activity = null }: { activity?: StreamActivity | null }) {
   return (
     <div role="status" className="flex items-center gap-2 py-2 text-sm text-gray-600 dark:text-gray-300">
       <span className="flex gap-1" aria-hidden>
@@ -11,7 +17,7 @@ export function ThinkingIndicator() {
           />
         ))}
       </span>
-      Thinking
+      {activity ? STREAM_ACTIVITY_TEXT[activity] : 'Thinking'}
     </div>
   );
 }

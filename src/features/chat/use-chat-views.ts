@@ -20,6 +20,7 @@ export function useChatSendView(screen: ChatScreenRef) {
       loading: s.hasTag('loading'),
       busy: s.hasTag('busy'),
       thinking: s.hasTag('thinking'),
+      activity: s.context.replyActivity,
       streaming: s.hasTag('streaming'),
       following: s.hasTag('following'),
       refreshing: s.hasTag('refreshing'),
