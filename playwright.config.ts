@@ -8,6 +8,8 @@ const baseURL = external ?? `http://127.0.0.1:${port}`;
 // Per port, so two local runs (different E2E_PORT) never share a database; E2E_STATIC_DIR serves another build.
 const dataDir = `test-results/e2e-data-${port}`;
 const staticDir = process.env.E2E_STATIC_DIR ?? 'dist';
+// The local server's web (test/e2e/helpers/slow-web.ts): a slow search and its page, on the next port but one.
+const webPort = port + 2;
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -44,28 +46,40 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: external
     ? undefined
-    : {
-        command: `rm -rf ${dataDir} && tsx server/main.ts`,
-        url: `${baseURL}/api/v1/health`,
-        reuseExistingServer: false,
-        timeout: 60_000,
-        stdout: 'pipe',
-        env: {
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          STATIC_DIR: staticDir,
-          PUBLIC_URL: baseURL,
-          DEMO_PASSWORD: process.env.E2E_PASSWORD ?? 'demo-e2e-password',
-          LOGIN_RATE_LIMIT_PER_IP: '10000',
-          LOGIN_RATE_LIMIT_PER_EMAIL: '10000',
-          RESET_RATE_LIMIT_PER_IP: '10000',
-          RESET_RATE_LIMIT_PER_EMAIL: '10000',
-          MESSAGE_RATE_LIMIT_PER_USER: '10000',
-          LOG_LEVEL: 'warn',
-          // The offline responder streams word by word (about 130 words): slow enough that a test sees it stream
-          // and can act mid-reply even on a busy 2-core machine, fast enough for the suite.
-          OFFLINE_TOKEN_DELAY_MS: '40',
+    : [
+        {
+          command: `tsx test/e2e/helpers/slow-web.ts ${webPort}`,
+          url: `http://127.0.0.1:${webPort}/health`,
+          reuseExistingServer: false,
+          timeout: 30_000,
         },
-      },
+        {
+          command: `rm -rf ${dataDir} && tsx server/main.ts`,
+          url: `${baseURL}/api/v1/health`,
+          reuseExistingServer: false,
+          timeout: 60_000,
+          stdout: 'pipe',
+          env: {
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            DATA_DIR: dataDir,
+            STATIC_DIR: staticDir,
+            PUBLIC_URL: baseURL,
+            DEMO_PASSWORD: process.env.E2E_PASSWORD ?? 'demo-e2e-password',
+            LOGIN_RATE_LIMIT_PER_IP: '10000',
+            LOGIN_RATE_LIMIT_PER_EMAIL: '10000',
+            RESET_RATE_LIMIT_PER_IP: '10000',
+            RESET_RATE_LIMIT_PER_EMAIL: '10000',
+            MESSAGE_RATE_LIMIT_PER_USER: '10000',
+            LOG_LEVEL: 'warn',
+            // The offline responder streams word by word (about 130 words): slow enough that a test sees it stream
+            // and can act mid-reply even on a busy 2-core machine, fast enough for the suite.
+            OFFLINE_TOKEN_DELAY_MS: '40',
+            // Web browsing searches the slow local web; its page is on 127.0.0.1, which only this allowance lets through.
+            SEARCH_PROVIDER: 'searxng',
+            SEARCH_URL: `http://127.0.0.1:${webPort}/searxng`,
+            WEB_FETCH_ALLOW_HOSTS: `127.0.0.1:${webPort}`,
+          },
+        },
+      ],
 });

@@ -134,7 +134,8 @@ function FeatureControls({ options: features, allowed, onToggleOption, onToggleR
   return (
     <>
       <MenuTrigger>
-        <AriaButton aria-label="Features" className={cx(iconButton, 'w-auto gap-1 px-2 text-xs font-medium', active && 'bg-primary/30')}>
+        {/* The name holds what the button shows (WCAG 2.5.3: a voice user says what they see). */}
+        <AriaButton aria-label={active ? `Features: ${active}` : 'Features'} className={cx(iconButton, 'w-auto gap-1 px-2 text-xs font-medium', active && 'bg-primary/30')}>
           <SlidersHorizontal aria-hidden className="size-4" />
           {active && <span>{active}</span>}
         </AriaButton>

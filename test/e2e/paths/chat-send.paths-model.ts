@@ -75,6 +75,8 @@ function eventsFor(s: Snap): Step[] {
       const saved = c.messages.find((m) => m.sender === 'user' && !m.id.startsWith('temp-'));
       return [
         { type: 'message.submit', text: 'Question', ...options },
+        // With web browsing, on the new-chat screen only: enough to reach what the reply says while the web is searched.
+        ...(id === null ? [{ type: 'message.submit', text: 'Web question', ...options, browsing: true }] : []),
         ...(endsWithSavedReply(c.messages) ? [{ type: 'message.regenerate', ...options }] : []),
         ...(saved ? [{ type: 'message.edit', messageId: saved.id, text: 'Edited', ...options }] : []),
         ...open,
@@ -91,6 +93,8 @@ function eventsFor(s: Snap): Step[] {
           { type: 'stream.failed', phase: 'request', detail: 'Network Error' },
         ];
       }
+      // A browsing reply says first that the web is being searched (the server's status), then its words come.
+      if (c.lastRequest?.browsing && c.replyActivity === null) return [{ type: 'stream.status', activity: 'searching_web' }];
       return [{ type: 'stream.chunk', text: 'Answer' }];
     }
     case 'replying.streaming': {
@@ -119,6 +123,8 @@ function eventsFor(s: Snap): Step[] {
 const FAULTS = new Set(['stream.failed', 'xstate.error.actor.loadMessages', 'xstate.error.actor.loadRecent', 'xstate.error.actor.loadEarlier']);
 /** Only a local run can seed the long conversation. */
 const opensLong = (e: Step) => e.type === 'conversation.open' && e.conversationId === LONG;
+/** Only the local web is slow enough to see 'Searching the web' (playwright.config.ts); a deployment's may not be. */
+const browses = (e: Step) => e.type === 'message.submit' && e.browsing === true;
 
 const kind = (id: string | null) => (id === null ? 'none' : id.startsWith('new-') ? 'new' : id);
 
@@ -139,7 +145,9 @@ export const chatSendPaths = asSteps<{ conversationId: string | null }>(covering
       s.context.loadingEarlier !== null,
       s.context.stoppingMessageId !== null,
       endsWithSavedReply(s.context.messages),
+      s.context.lastRequest?.browsing ?? false,
+      s.context.replyActivity !== null,
     ]),
   simpleKey: (s) => JSON.stringify([s.value, kind(s.context.conversationId)]),
-  filterEvents: (_s, e) => isLocalServer || !(FAULTS.has(e.type) || opensLong(e as Step)),
+  filterEvents: (_s, e) => isLocalServer || !(FAULTS.has(e.type) || opensLong(e as Step) || browses(e as Step)),
 })));

@@ -58,6 +58,16 @@ interface World {
   lastQuestion: string;
 }
 
+/** Switches web browsing on or off in the features menu (the demo organisation is premium), as the next send asks. */
+async function setBrowsing(page: Page, on: boolean) {
+  const features = page.getByRole('button', { name: /^Features/ });
+  if ((await features.textContent())?.includes('Web Browsing') === on) return;
+  await features.click();
+  await page.getByRole('menuitemcheckbox', { name: 'Web Browsing' }).click();
+  if (on) await expect(features).toContainText('Web Browsing');
+  else await expect(features).not.toContainText('Web Browsing');
+}
+
 /** What a person does for each generated event, and what the screen then shows; `next` tells how it should end. */
 async function perform(page: Page, w: World, event: Step, next: Step | undefined) {
   switch (event.type) {
@@ -65,6 +75,7 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
     case 'message.edit': {
       if (next?.type === 'stream.failed') await page.route(SEND, (route) => route.abort('connectionfailed'));
       w.lastQuestion = unique(event.type === 'message.edit' ? 'Edited question' : 'Plan the offsite');
+      await setBrowsing(page, event.browsing === true);
       if (event.type === 'message.submit') {
         await ask(page, w.lastQuestion);
         await expect(userMessages(page).last()).toContainText(w.lastQuestion);
@@ -88,9 +99,13 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       expect(id).toBe(w.ids.get(event.conversationId as string));
       return;
     }
+    case 'stream.status':
+      // The server searches the web before the model is asked: the reply's place says so instead of 'Thinking'.
+      await expect(assistantMessages(page).last().getByRole('status')).toHaveText('Searching the web');
+      return;
     case 'stream.chunk':
       // The first words replace the thinking indicator.
-      await expect(assistantMessages(page).last().getByText('Thinking')).toHaveCount(0, { timeout: 20_000 });
+      await expect(assistantMessages(page).last().getByText(/^(Thinking|Searching the web)$/)).toHaveCount(0, { timeout: 20_000 });
       await expect(assistantMessages(page).last()).not.toBeEmpty();
       return;
     case 'stream.done':
@@ -114,6 +129,7 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       return;
     case 'message.regenerate': {
       if (next?.type === 'stream.failed') await page.route(SEND, (route) => route.abort('connectionfailed'));
+      await setBrowsing(page, false);
       const questions = await userMessages(page).count();
       const reply = assistantMessages(page).last();
       await reply.hover();
