@@ -133,6 +133,28 @@ describe('AssistantMarkdown: code blocks', () => {
     expect(html).toContain('print(1)');
   });
 
+  it('shows the open block as it will read once its closing markers arrive', () => {
+    const html = render('Done.\n\nThis is **very imp', true);
+    expect(html).toContain('<strong>very imp</strong>');
+    expect(html).not.toContain('**');
+    expect(render('Run `npm c', true)).toContain('<code>npm c</code>');
+    expect(render('Try ~~this', true)).toContain('<del>this</del>');
+    // A link whose address is still coming is its text; the finished one is a link.
+    const link = render('See [the policy](https://intranet.exa', true);
+    expect(link).toContain('the policy');
+    expect(link).not.toMatch(/<a |\[the policy\]|intranet/);
+    // Finished blocks and a finished reply are left as written.
+    expect(render('Price **5\n\nNext', true)).toContain('<p>Price **5</p>');
+    expect(render('This is **very imp')).toContain('This is **very imp');
+  });
+
+  it('leaves a streaming marker block, a list with > and a single tilde as the finished reply shows them', () => {
+    const marker = imageMarker('/api/v1/files/_abc_def', 'A *chart');
+    expect(render(marker, true)).toBe(render(marker));
+    expect(render('- > 25 items', true)).toBe(render('- > 25 items'));
+    expect(render('From 20~25 degrees', true)).toBe(render('From 20~25 degrees'));
+  });
+
   it('renders the same split into blocks (while streaming) as parsed whole (a finished reply)', () => {
     const reply = '# T\n\npara[^1]\n\n- a\n\n- b\n\n```js\nx\n\ny\n```\n\n| a |\n|---|\n| 1 |\n\n[^1]: A note.';
     const blockwise = render(reply, true);

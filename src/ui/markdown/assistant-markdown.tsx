@@ -9,6 +9,7 @@ import { createBlockSplitter, joinFootnoteBlocks } from '../../lib/markdown-bloc
 import { cx } from '../cx';
 import { CodeBlock } from './code-block';
 import { footnoteOptions, rehypeFootnoteLabel } from './footnotes';
+import { healOpenBlock } from './heal-open-block';
 import { MarkdownDocument } from './markdown-document';
 import { MarkdownImage } from './markdown-image';
 import { MessageError } from './message-error';
@@ -111,7 +112,7 @@ const MarkdownBlock = memo(function MarkdownBlock({ text, open, idPrefix }: Bloc
         components={components}
         urlTransform={markdownUrlTransform}
       >
-        {`${text}\n`}
+        {`${open ? healOpenBlock(text) : text}\n`}
       </Markdown>
     </OpenBlockContext>
   );
