@@ -90,7 +90,8 @@ function started(exchange: Exchange, streamId: string): StartedSend {
  * the new-chat screen are in it (retrieval finds them by the conversation, no longer as unattached files).
  */
 function savedPlan(plan: ExchangePlan, exchange: Exchange, request: SendMessage): ExchangePlan {
-  return { ...plan, conversation: exchange.conversation, hasDocuments: plan.hasDocuments || request.document_ids.length > 0 };
+  const attached = plan.conversation === null && request.document_ids.length > 0;
+  return { ...plan, conversation: exchange.conversation, hasDocuments: plan.hasDocuments || attached };
 }
 
 /**
