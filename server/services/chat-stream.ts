@@ -15,6 +15,7 @@ import type { ModelCall } from './model-call';
 import type { ReplyContext } from './reply-context';
 import { composeSystemPrompt } from './system-prompt';
 import { makeTitle } from './titles';
+import { REPLY_INTERRUPTED } from './reply-leases';
 import { replyStopsFor } from './reply-stops';
 import { replyWriterFor } from './reply-writer';
 import { countTurnTokens, recordModelCall, resolveUsage } from './usage';
@@ -159,9 +160,16 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
       if (finish?.finishReason === 'filtered') appendMarker('llm', CONTENT_FILTERED);
     }
   } catch (err) {
-    log.error({ err: describeError(err) }, 'writing a reply failed');
-    failure = { type: 'unknown', message: UNKNOWN_STREAM_ERROR };
-    appendMarker('llm', UNKNOWN_STREAM_ERROR);
+    if (ctx.closing.aborted) {
+      // Cut off by a shutdown after its grace period: said as a crash's interrupted replies are (reply-leases.ts).
+      log.warn('a reply was cut off by the shutdown');
+      failure = { type: 'unknown', message: REPLY_INTERRUPTED };
+      appendMarker('llm', REPLY_INTERRUPTED);
+    } else {
+      log.error({ err: describeError(err) }, 'writing a reply failed');
+      failure = { type: 'unknown', message: UNKNOWN_STREAM_ERROR };
+      appendMarker('llm', UNKNOWN_STREAM_ERROR);
+    }
   }
 
   // Saved and released before `done` goes out, so a client acting on `done` finds the reply final and can send again.
