@@ -8,7 +8,7 @@ const baseURL = external ?? `http://127.0.0.1:${port}`;
 // Per port, so two local runs (different E2E_PORT) never share a database; E2E_STATIC_DIR serves another build.
 const dataDir = `test-results/e2e-data-${port}`;
 const staticDir = process.env.E2E_STATIC_DIR ?? 'dist';
-// The local server's web (test/e2e/helpers/slow-web.ts): a slow search and its page, on the next port but one.
+// The local server's web (test/e2e/helpers/slow-web.ts): a slow search and its pages, on the next port but one.
 const webPort = port + 2;
 
 export default defineConfig({
@@ -49,7 +49,7 @@ export default defineConfig({
     : [
         {
           command: `tsx test/e2e/helpers/slow-web.ts ${webPort}`,
-          url: `http://127.0.0.1:${webPort}/health`,
+          url: `http://127.0.0.1:${webPort}/pages/article.html`,
           reuseExistingServer: false,
           timeout: 30_000,
         },

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { accounts, isLocalServer, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
-import { SLOW_WEB_PAGE_TITLE } from './helpers/slow-web-page';
+import { ARTICLE_TITLE } from '../server/helpers/fake-search';
 
 // Locally the offline demo responder answers (known text, its title is the question's first words); against a
 // deployment with a real model (E2E_BASE_URL) only what holds for any answer is checked.
@@ -151,12 +151,12 @@ test.describe('chat', () => {
     expect((await sent).postDataJSON()).toMatchObject({ browsing: false, image_generation: true, reasoning_effort: 'medium', conversation_id: null });
   });
 
-  // The local server's search takes SLOW_WEB_SEARCH_MS (playwright.config.ts); a deployment's may be too quick to see.
+  // The local server's search is slow (helpers/slow-web.ts); a deployment's may be too quick to see.
   if (isLocalServer) test('with web browsing the reply says Searching the web while the web is searched, then names the pages it read', async ({ page }) => {
     await page.goto('/chat');
     await page.getByRole('button', { name: 'Features' }).click();
     await page.getByRole('menuitemcheckbox', { name: 'Web Browsing' }).click();
-    await ask(page, unique('When does the first ferry leave'));
+    await ask(page, unique('When was the lighthouse painted teal'));
     const reply = assistantMessages(page).last();
     await expect(reply.getByRole('status')).toHaveText('Searching the web');
     // Saved and stoppable while searching: the question has its conversation already.
@@ -168,7 +168,7 @@ test.describe('chat', () => {
     await expect(sources).toBeVisible({ timeout: 20_000 });
     await expect(reply.getByRole('status')).toHaveCount(0);
     await sources.click();
-    await expect(reply.getByRole('link', { name: SLOW_WEB_PAGE_TITLE })).toBeVisible();
+    await expect(reply.getByRole('link', { name: ARTICLE_TITLE })).toBeVisible();
     await expect(reply).toContainText(OFFLINE_MARK, { timeout: 20_000 });
     await expect(reply).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
   });

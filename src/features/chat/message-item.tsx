@@ -19,7 +19,7 @@ export interface MessageItemProps {
   /** The live text of the reply being streamed into this message, when it is that one. */
   liveText?: string;
   isThinking?: boolean;
-  /** What the server is doing before the text, while thinking (said instead of 'Thinking'). */
+  /** What the server is doing before the text (said instead of 'Thinking'); null once text comes (the machine clears it). */
   activity?: StreamActivity | null;
   /** A send is under way: editing waits until it ends. */
   isBusy: boolean;
@@ -120,7 +120,7 @@ export const MessageItem = memo(function MessageItem({ message, liveText, isThin
   return (
     <article aria-label="Assistant message" aria-busy={streaming || undefined} className="group py-3">
       {/* Nothing written yet: this page's own send, or a reply another page started that this one follows. */}
-      {(isThinking || streaming) && !content ? <ThinkingIndicator activity={isThinking ? activity : null} /> : <AssistantMarkdown content={content} streaming={streaming} />}
+      {(isThinking || streaming) && !content ? <ThinkingIndicator activity={activity} /> : <AssistantMarkdown content={content} streaming={streaming} />}
       {!streaming && message.stopped && <p className="mt-1 text-xs text-gray-600 dark:text-gray-400">Stopped</p>}
       {!streaming && content && (
         <div className="mt-1 flex gap-0.5 opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The sentence only the article page holds: seen in the model's system prompt when the page was read. */
 export const ARTICLE_SENTENCE = 'The lighthouse on Pulau Tanya was painted teal in 1887 by the harbour master.';
@@ -68,13 +69,15 @@ const ARTICLE_HTML = `<!doctype html>
 /**
  * A local stand-in for the web: the three search providers' APIs (SearXNG's JSON format, Tavily's POST /search,
  * Brave's /res/v1/web/search, each with its own result shape and key header) and the pages they point to, on
- * 127.0.0.1 (allowed through the SSRF guard by the tests' WEB_FETCH_ALLOW_HOSTS only).
+ * 127.0.0.1 (allowed through the SSRF guard by the tests' WEB_FETCH_ALLOW_HOSTS only). `port`: a fixed one (the e2e
+ * server's web, test/e2e/helpers/slow-web.ts); `searchDelayMs`: every search answers that late, as real ones take seconds.
  */
-export async function startFakeWeb(): Promise<FakeWeb> {
+export async function startFakeWeb(options: { port?: number; searchDelayMs?: number } = {}): Promise<FakeWeb> {
   let held: Promise<void> | undefined;
   const server = http.createServer((req, res) => {
     const parts: Buffer[] = [];
-    const gate = held;
+    const slowSearch = options.searchDelayMs && !req.url?.startsWith('/pages/') ? sleep(options.searchDelayMs) : undefined;
+    const gate = held ?? slowSearch;
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
       const answer = () => {
@@ -85,7 +88,7 @@ export async function startFakeWeb(): Promise<FakeWeb> {
       else answer();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
 
