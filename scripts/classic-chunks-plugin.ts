@@ -35,7 +35,10 @@ export function classicChunksPlugin(): Plugin {
     configResolved(resolved) {
       config = resolved;
     },
-    generateBundle(_, bundle) {
+    // After every other plugin's generateBundle: Vite's import analysis fills each dynamic import's dependency list
+    // (the stylesheets of a lazily loaded screen) by finding its `import("./x.js")`, which this rewrites away. Run
+    // before it, every lazy chunk's CSS was dropped and replies showed without their styles (issue 28).
+    generateBundle: { order: 'post', handler(_, bundle) {
       const chunks = Object.values(bundle).filter((c): c is Rolldown.OutputChunk => c.type === 'chunk');
       const files = new Set(chunks.map((c) => c.fileName));
       const imports: Record<string, string[]> = {};
@@ -61,7 +64,7 @@ export function classicChunksPlugin(): Plugin {
         const preloads = [...closureOf(entryFile, imports)].map((file) => `\n    ${preloadTag(`${config.base}${file}`)}`).join('');
         return `${preloads}\n    ${entryTag(`${config.base}${loader}`, entryFile)}`;
       });
-    },
+    } },
   };
 }
 

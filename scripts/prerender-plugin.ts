@@ -67,7 +67,8 @@ export function prerenderPlugin(): Plugin {
     configResolved(resolved) {
       config = resolved;
     },
-    async generateBundle(_, bundle) {
+    // 'post', as classic-chunks-plugin.ts's (listed before this one, so it still runs first).
+    generateBundle: { order: 'post', async handler(_, bundle) {
       const html = bundle['index.html'];
       if (!html || html.type !== 'asset') return this.error('prerender: the bundle has no index.html');
       const template = String(html.source);
@@ -117,7 +118,7 @@ export function prerenderPlugin(): Plugin {
       // screen's chunks were asked for no sooner than the router would have.) It is a tiny immutable asset, from the
       // HTTP cache on a return visit; the CSP (script-src 'self') rules out inlining it.
       html.source = template.replace(ENTRY_TAG, (tag) => `\n    <script src="${config.base}${preloader}"></script>${tag}`);
-    },
+    } },
   };
 }
 

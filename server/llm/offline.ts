@@ -11,9 +11,10 @@ const PASSAGE_QUOTE_MAX_CHARS = 300;
 
 /**
  * The reply of the offline demo responder to `question`: deterministic, clearly labelled, and showing the
- * markdown the chat renders (a list, a code block), so a fresh install and the tests run end to end. With
- * passages retrieved from the conversation's documents it quotes the top ones and cites them as a model would
- * ([1], [2]), so retrieval is visible without a model.
+ * markdown the chat renders (a heading, nested lists, a table, links, a long address, a code block), so a fresh
+ * install and the tests run end to end, and a browser test can check how replies are styled. With passages
+ * retrieved from the conversation's documents it quotes the top ones and cites them as a model would ([1], [2]),
+ * so retrieval is visible without a model.
  */
 export function offlineReply(question: string, passages: readonly PromptPassage[] = []): string {
   const quoted = passages.slice(0, PASSAGES_QUOTED).flatMap((p) => [`> ${quote(p.text, PASSAGE_QUOTE_MAX_CHARS)} [${p.n}]`, '']);
@@ -25,15 +26,22 @@ export function offlineReply(question: string, passages: readonly PromptPassage[
     `> ${quote(question)}`,
     '',
     ...(quoted.length > 0 ? ['The attached documents hold these passages about it:', '', ...quoted] : []),
-    'Once a model is connected, answers stream in here and can contain:',
+    '### What answers look like',
     '',
-    '- lists like this one,',
-    '- **bold** and *italic* text, tables and links,',
-    '- code blocks such as the configuration below.',
+    'Once a model is connected, answers stream in here and can hold:',
     '',
-    'To connect a model, an administrator sets these variables (any OpenAI-compatible API works: OpenAI, Azure OpenAI, Ollama, vLLM, LiteLLM) and restarts Tanya:',
+    '- lists, also nested:',
+    '  1. **bold** and *italic* text, `code` and [links](https://platform.openai.com/docs/models),',
+    '  2. tables and code blocks.',
+    '',
+    '| Variable | Example |',
+    '| --- | --- |',
+    '| `LLM_MODEL` | `gpt-4o-mini` |',
+    '',
+    'Any API like https://platform.openai.com/docs/api-reference/chat/create works (OpenAI, Azure OpenAI, Ollama, vLLM, LiteLLM). An administrator sets these variables and restarts Tanya:',
     '',
     '```bash',
+    '# in the server\'s environment',
     'LLM_BASE_URL=https://api.openai.com/v1',
     'LLM_API_KEY=sk-...',
     'LLM_MODEL=gpt-4o-mini',
