@@ -57,6 +57,8 @@ if (isLocalServer) test.describe('a reply is styled as markdown', () => {
   for (const scheme of ['light', 'dark'] as const) {
     test(`headings, lists, quotes, tables, links and code read as such (${scheme})`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme });
+      // Tall enough for the whole conversation: a scrolled reply would be pictured under the sticky chat header.
+      await page.setViewportSize({ width: 1280, height: 1600 });
       const reply = await askReference(page);
       const styles = await replyStyles(reply);
       expect(styles.headingSize).toBeGreaterThan(styles.bodySize * 1.1);
