@@ -53,8 +53,9 @@ export function toDocumentView(record: DocumentRecord): DocumentView {
   };
 }
 
-// Bidirectional overrides and isolates (U+202A-E, U+2066-9, LRM/RLM) can make "exe.pdf" read as "fdp.exe".
-const INVISIBLE = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+// Bidirectional overrides and isolates (U+202A-E, U+2066-9) and marks (LRM, RLM, ALM U+061C) can make "exe.pdf"
+// read as "fdp.exe"; zero-width characters (U+200B-D, U+2060-4, U+FEFF) hide inside a name that looks like another.
+const INVISIBLE = /[\p{Cc}\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/gu;
 
 /**
  * The name shown for a file: its last path segment (a browser may send "C:\\Users\\...\\x.pdf"), without control or
