@@ -71,6 +71,9 @@ export default defineConfig({
             RESET_RATE_LIMIT_PER_IP: '10000',
             RESET_RATE_LIMIT_PER_EMAIL: '10000',
             MESSAGE_RATE_LIMIT_PER_USER: '10000',
+            UPLOAD_RATE_LIMIT_PER_USER: '10000',
+            FEEDBACK_RATE_LIMIT_PER_USER: '10000',
+            PROMPT_RATE_LIMIT_PER_USER: '10000',
             LOG_LEVEL: 'warn',
             // The offline responder streams word by word (about 130 words): slow enough that a test sees it stream
             // and can act mid-reply even on a busy 2-core machine, fast enough for the suite.

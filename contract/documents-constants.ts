@@ -43,5 +43,10 @@ export const UPLOAD_TYPE_REFUSED =
 export const uploadContentMismatch = (extension: string) =>
   `The file's content does not match its ${extension} name, so it was not accepted.`;
 export const DOCUMENT_NOT_FOUND = 'Document not found';
+/** 413 when an upload would take the organisation's stored files past its package's quota ("50 GB"). */
+export const storageFull = (quota: string) =>
+  `Your organisation's storage is full (${quota}). Delete files to make room, or ask your administrator.`;
+/** 429 past UPLOAD_RATE_LIMIT_PER_USER, given the wait ("1 minute"). */
+export const tooManyUploads = (wait: string) => `Too many uploads. Please try again in ${wait}.`;
 /** Most files one message can bring along from the new-chat screen. */
 export const MAX_DOCUMENTS_PER_MESSAGE = 20;

@@ -35,6 +35,20 @@ const envSchema = z.object({
   RESET_RATE_LIMIT_PER_IP: positiveInt(10),
   RESET_RATE_LIMIT_PER_IP_EMAIL: positiveInt(3),
   MESSAGE_RATE_LIMIT_PER_USER: positiveInt(30),
+  // Per person: uploads per minute (a full message of 20 files fits), feedback per hour, prompt saves per minute.
+  UPLOAD_RATE_LIMIT_PER_USER: positiveInt(30),
+  FEEDBACK_RATE_LIMIT_PER_USER: positiveInt(10),
+  PROMPT_RATE_LIMIT_PER_USER: positiveInt(20),
+  /** One person's whole prompt library: how many prompts, and how many characters in all. */
+  PROMPT_LIBRARY_MAX_PROMPTS: positiveInt(500),
+  PROMPT_LIBRARY_MAX_CHARS: positiveInt(1_000_000),
+  /** Stored files per organisation, in MB: '2048' for every package, 'premium=51200,free=512' per package, or both. */
+  STORAGE_QUOTA_MB: z
+    .string()
+    .refine(isStorageQuota, {
+      error: 'must be a number of MB, or a comma-separated list of package=MB pairs such as premium=51200,free=1024',
+    })
+    .optional(),
   /** Behind a load balancer: 'true', a hop count, or a comma list of proxy addresses/CIDRs (Fastify trustProxy). */
   TRUST_PROXY: z
     .string()
@@ -159,7 +173,20 @@ export interface Config {
     resetPerIpEmail: RateLimitRule;
     /** Questions (sends and edits) per person per minute: each one costs a model call. */
     messagesPerUser: RateLimitRule;
+    /** Uploads per person per minute, counted before the file is read. */
+    uploadsPerUser: RateLimitRule;
+    /** Feedback and issue reports per person per hour. */
+    feedbackPerUser: RateLimitRule;
+    /** Prompt library saves (new prompts and edits) per person per minute. */
+    promptsPerUser: RateLimitRule;
   };
+  /** The most one person's prompt library holds (the 20,000 characters of one prompt are the contract's). */
+  promptLibrary: { maxPrompts: number; maxChars: number };
+  /**
+   * STORAGE_QUOTA_MB, on top of the built-in table in services/storage-quota.ts: MB of stored files per package
+   * name; '*' is every package the variable does not name.
+   */
+  storageQuotaMb: Record<string, number>;
   llm: LlmConfig;
   tools: ToolsConfig;
   documents: DocumentsConfig;
@@ -209,7 +236,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       resetPerIp: { limit: e.RESET_RATE_LIMIT_PER_IP, windowMs: HOUR },
       resetPerIpEmail: { limit: e.RESET_RATE_LIMIT_PER_IP_EMAIL, windowMs: HOUR },
       messagesPerUser: { limit: e.MESSAGE_RATE_LIMIT_PER_USER, windowMs: MINUTE },
+      uploadsPerUser: { limit: e.UPLOAD_RATE_LIMIT_PER_USER, windowMs: MINUTE },
+      feedbackPerUser: { limit: e.FEEDBACK_RATE_LIMIT_PER_USER, windowMs: HOUR },
+      promptsPerUser: { limit: e.PROMPT_RATE_LIMIT_PER_USER, windowMs: MINUTE },
     },
+    promptLibrary: { maxPrompts: e.PROMPT_LIBRARY_MAX_PROMPTS, maxChars: e.PROMPT_LIBRARY_MAX_CHARS },
+    storageQuotaMb: parseStorageQuota(e.STORAGE_QUOTA_MB),
     llm,
     tools: parseTools(e, llm),
     documents: parseDocuments(e, llm),
@@ -362,6 +394,25 @@ function parseDocuments(e: Env, llm: LlmConfig): DocumentsConfig {
   const documents = { embeddings: endpoint('EMBEDDINGS'), transcription: endpoint('TRANSCRIPTION') };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return documents;
+}
+
+const QUOTA_ENTRY = /^(?:([a-z0-9_-]+)\s*=\s*)?(\d{1,9})$/i;
+
+function isStorageQuota(value: string): boolean {
+  return value.split(',').every((entry) => {
+    const match = QUOTA_ENTRY.exec(entry.trim());
+    return match !== null && Number(match[2]) >= 1;
+  });
+}
+
+/** '2048,premium=51200' -> { '*': 2048, premium: 51200 }; package names in lower case, as featuresOf reads them. */
+function parseStorageQuota(value: string | undefined): Record<string, number> {
+  const quota: Record<string, number> = {};
+  for (const entry of (value ?? '').split(',')) {
+    const match = QUOTA_ENTRY.exec(entry.trim());
+    if (match) quota[match[1]?.toLowerCase() ?? '*'] = Number(match[2]);
+  }
+  return quota;
 }
 
 // What proxy-addr (Fastify's trustProxy) accepts in a list: addresses, CIDR ranges, and its named ranges.

@@ -51,7 +51,9 @@ const SHARED_DOWNLOAD =
 
 const UPLOAD_DESCRIPTION =
   'multipart/form-data with one file in the field `file`. Accepted: .jpeg .jpg .png .pdf .txt .docx .xlsx .pptx ' +
-  '.csv .md .mp3 .m4a, checked by content as well as by name (415 otherwise); above UPLOAD_MAX_MB 413. `user_id`, ' +
+  '.csv .md .mp3 .m4a, checked by content as well as by name (415 otherwise); above UPLOAD_MAX_MB 413, and 413 ' +
+  "(code storage_full) when it would take the organisation's stored files past its package's quota. At most " +
+  'UPLOAD_RATE_LIMIT_PER_USER uploads per person per minute (429 with Retry-After). `user_id`, ' +
   'when given, must be the caller (403): the owner always comes from the token. Answers once the file is stored ' +
   "(status 'queued'); poll GET /documents/{id} for ingestion's progress until 'ready' or 'failed'.";
 
@@ -120,7 +122,7 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext, guar
           consumes: ['multipart/form-data'],
           params: documentUploadParams,
           querystring: documentUserQuery,
-          response: { 201: successEnvelope(documentView), ...errorResponses(400, 403, 404, 413, 415) },
+          response: { 201: successEnvelope(documentView), ...errorResponses(400, 403, 404, 413, 415, 429) },
         },
       },
       (request, reply) =>
@@ -139,7 +141,7 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext, guar
           tags,
           consumes: ['multipart/form-data'],
           querystring: documentUserQuery,
-          response: { 201: successEnvelope(documentView), ...errorResponses(400, 403, 413, 415) },
+          response: { 201: successEnvelope(documentView), ...errorResponses(400, 403, 413, 415, 429) },
         },
       },
       (request, reply) => upload(request, reply, { conversationId: null, userId: request.query.user_id }),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { API_PREFIX } from '../../contract/api-paths';
 import type { DocumentList, DocumentView } from '../../contract/documents';
-import { DOCUMENT_NOT_FOUND, type AcceptedExtension } from '../../contract/documents-constants';
+import { DOCUMENT_NOT_FOUND, tooManyUploads, type AcceptedExtension } from '../../contract/documents-constants';
 import { documentMarker, imageMarker } from '../../contract/markers';
 import type { AppContext } from '../context';
 import {
@@ -15,13 +15,17 @@ import {
   type DocumentRecord,
 } from '../db/repositories/documents';
 import type { UserRecord } from '../db/repositories/users';
+import { inTransaction } from '../db/transaction';
 import { isForeignKeyViolation } from '../db/unique-violation';
 import { ingestDocument } from '../ingest/ingest-document';
 import { CONVERSATION_NOT_FOUND, requireOwnConversation } from './chat';
 import { removeStoredFiles } from './documents-files';
+import { packageNameOf } from './entitlements';
 import { ForbiddenError, NotFoundError } from './errors';
 import { newStorageKey } from './file-storage';
+import { enforceRateLimits } from './rate-limit';
 import { findReadableShareOfConversation } from './shares';
+import { claimStorage, storageQuotaMbOf } from './storage-quota';
 import { checkUpload, isInlineImage } from './upload-check';
 
 export const NOT_YOUR_USER_ID = 'user_id must be your own: files are always uploaded and deleted as the signed-in user';
@@ -97,9 +101,10 @@ export interface IncomingFile {
 }
 
 /**
- * POST /documents/upload/{conversationId} and POST /documents/. Who and where are checked before the file is read
- * (`readFile`), so a refused request costs no upload; the file is checked by content before it is stored. Answers
- * once the file is stored (status 'queued'): ingestion goes on in the background.
+ * POST /documents/upload/{conversationId} and POST /documents/. Who, how often (UPLOAD_RATE_LIMIT_PER_USER, counted
+ * first so a parallel burst cannot slip through) and where are checked before the file is read (`readFile`), so a
+ * refused request costs no upload; the file is checked by content, then against the organisation's storage quota
+ * as its row is written. Answers once the file is stored (status 'queued'): ingestion goes on in the background.
  */
 export async function uploadDocument(
   ctx: AppContext,
@@ -108,7 +113,12 @@ export async function uploadDocument(
   readFile: () => Promise<IncomingFile>,
 ): Promise<DocumentView> {
   requireSelf(user, target.userId);
+  await enforceRateLimits(ctx.rateLimits, [
+    { key: `uploads:user:${user.id}`, rule: ctx.config.rateLimits.uploadsPerUser, refusal: tooManyUploads },
+  ]);
   if (target.conversationId !== null) await requireOwnConversation(ctx.db, user.id, target.conversationId);
+  // A superuser belongs to no organisation, so to no quota.
+  const quotaMb = user.client_id ? storageQuotaMbOf(await packageNameOf(ctx.db, user), ctx.config.storageQuotaMb) : null;
   const file = await readFile();
   const filename = sanitiseFilename(file.filename);
   const checked = await checkUpload(filename, file.bytes);
@@ -120,6 +130,7 @@ export async function uploadDocument(
     bytes: file.bytes,
     origin: 'upload',
     status: 'queued',
+    quotaMb,
   });
   startIngestion(ctx, record.id);
   return toDocumentView(record);
@@ -137,10 +148,17 @@ export interface ConversationFile {
 /**
  * A file the server made for a conversation (a generated image): stored and recorded like an upload. Images are
  * ready at once (nothing to extract); anything else is ingested like an upload. The caller owns the conversation.
+ * It counts towards the organisation's storage but is never refused for it: the reply it belongs to was already
+ * paid for, and its size is the image model's, not the person's choice.
  */
 export async function storeConversationFile(ctx: AppContext, user: UserRecord, file: ConversationFile): Promise<DocumentRecord> {
   const image = isInlineImage(file.mime);
-  const record = await storeFile(ctx, user, { ...file, filename: sanitiseFilename(file.filename), status: image ? 'ready' : 'queued' });
+  const record = await storeFile(ctx, user, {
+    ...file,
+    filename: sanitiseFilename(file.filename),
+    status: image ? 'ready' : 'queued',
+    quotaMb: null,
+  });
   if (!image) startIngestion(ctx, record.id);
   return record;
 }
@@ -157,27 +175,36 @@ interface StoredFile {
   bytes: Buffer;
   origin: DocumentRecord['origin'];
   status: DocumentRecord['status'];
+  /** The organisation's storage quota the file must fit in; null: not checked. */
+  quotaMb: number | null;
 }
 
-/** Bytes first, then the row: a row never points at a missing file, and a failed insert takes its file away. */
+/**
+ * Bytes first, then the row: a row never points at a missing file, and a failed insert (or a file over the storage
+ * quota, checked in the insert's transaction) takes its file away.
+ */
 async function storeFile(ctx: AppContext, user: UserRecord, file: StoredFile): Promise<DocumentRecord> {
   const storageKey = newStorageKey();
   await ctx.files.put(storageKey, file.bytes);
+  const clientId = user.client_id;
   try {
-    return await insertDocument(ctx.db, {
-      user_id: user.id,
-      client_id: user.client_id,
-      department_id: user.department_id,
-      unit_id: user.unit_id,
-      conversation_id: file.conversationId,
-      filename: file.filename,
-      extension: file.extension,
-      mime: file.mime,
-      size: file.bytes.length,
-      origin: file.origin,
-      storage_key: storageKey,
-      file_key: randomBytes(32).toString('base64url'),
-      status: file.status,
+    return await inTransaction(ctx.db, async (trx) => {
+      if (file.quotaMb !== null && clientId) await claimStorage(trx, clientId, file.bytes.length, file.quotaMb);
+      return insertDocument(trx, {
+        user_id: user.id,
+        client_id: user.client_id,
+        department_id: user.department_id,
+        unit_id: user.unit_id,
+        conversation_id: file.conversationId,
+        filename: file.filename,
+        extension: file.extension,
+        mime: file.mime,
+        size: file.bytes.length,
+        origin: file.origin,
+        storage_key: storageKey,
+        file_key: randomBytes(32).toString('base64url'),
+        status: file.status,
+      });
     });
   } catch (err) {
     await removeStoredFiles(ctx, [storageKey]);

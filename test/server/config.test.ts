@@ -32,7 +32,12 @@ describe('loadConfig', () => {
       resetPerIp: { limit: 10, windowMs: 3_600_000 },
       resetPerIpEmail: { limit: 3, windowMs: 3_600_000 },
       messagesPerUser: { limit: 30, windowMs: 60_000 },
+      uploadsPerUser: { limit: 30, windowMs: 60_000 },
+      feedbackPerUser: { limit: 10, windowMs: 3_600_000 },
+      promptsPerUser: { limit: 20, windowMs: 60_000 },
     });
+    expect(c.promptLibrary).toEqual({ maxPrompts: 500, maxChars: 1_000_000 });
+    expect(c.storageQuotaMb).toEqual({});
   });
 
   it('reads values, derives PUBLIC_URL from PORT, treats empty values as unset', () => {

@@ -19,6 +19,20 @@ export async function insertDocument(db: Kysely<Database>, input: NewDocument): 
 }
 
 /**
+ * Bytes of every file the organisation stores (uploads and generated images): the storage quota's measure. An
+ * index-only read of documents_report_idx, which starts with client_id and carries size.
+ */
+export async function organisationStoredBytes(db: Kysely<Database>, clientId: string): Promise<number> {
+  const { bytes } = await db
+    .selectFrom('documents')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('size'), eb.lit(0)).as('bytes'))
+    .where('client_id', '=', clientId)
+    .executeTakeFirstOrThrow();
+  // PostgreSQL sums integers as numeric, which pg hands over as text.
+  return Number(bytes);
+}
+
+/**
  * Any document by id: for ingestion and other work outside a request, and for a download whose reader the service
  * checks itself (owner, or reader of the conversation's share). Other requests use findOwnDocument.
  */

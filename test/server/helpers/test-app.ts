@@ -58,8 +58,11 @@ export async function createTestApp(overrides: TestAppOverrides = {}): Promise<T
       PUBLIC_URL,
       JWT_SECRET: randomBytes(48).toString('base64url'),
       LOG_LEVEL: 'silent',
-      // Suites send many questions as one person; the limit itself has its own test.
+      // Suites send many questions (uploads, feedback, prompts) as one person; each limit has its own test.
       MESSAGE_RATE_LIMIT_PER_USER: '10000',
+      UPLOAD_RATE_LIMIT_PER_USER: '10000',
+      FEEDBACK_RATE_LIMIT_PER_USER: '10000',
+      PROMPT_RATE_LIMIT_PER_USER: '10000',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...overrides.env,
     }),
