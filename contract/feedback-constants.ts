@@ -11,3 +11,5 @@ export const RATING_REQUIRED = 'Rating is required';
 export const DESCRIPTION_TOO_LONG = `Description cannot be more than ${groupedNumber(FEEDBACK_DESCRIPTION_MAX_LENGTH)} characters`;
 /** Spec section 8: what the SPA shows after sending. */
 export const FEEDBACK_RECEIVED = 'Your submission has been received. Thank you!';
+/** 429 past FEEDBACK_RATE_LIMIT_PER_USER, given the wait ("45 minutes"). */
+export const tooManyFeedback = (wait: string) => `Too many feedback submissions. Please try again in ${wait}.`;

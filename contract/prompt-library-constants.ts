@@ -13,6 +13,14 @@ export const PROMPT_TOO_LONG = `Prompt cannot be more than ${groupedNumber(PROMP
 export const TOO_MANY_TAGS = `A prompt can have at most ${PROMPT_MAX_TAGS} tags`;
 export const TAG_TOO_LONG = `A tag cannot be more than ${TAG_MAX_LENGTH} characters`;
 export const PROMPT_NOT_FOUND = 'Prompt not found';
+/** 413 past PROMPT_LIBRARY_MAX_PROMPTS. */
+export const promptLibraryFull = (maxPrompts: number) =>
+  `Your prompt library is full (${groupedNumber(maxPrompts)} prompts). Delete prompts you no longer need to save new ones.`;
+/** 413 past PROMPT_LIBRARY_MAX_CHARS, counted over every prompt of the library. */
+export const promptLibraryTooLong = (maxChars: number) =>
+  `Your prompt library is full (${groupedNumber(maxChars)} characters in all). Delete or shorten prompts to save this one.`;
+/** 429 past PROMPT_RATE_LIMIT_PER_USER, given the wait ("1 minute"). */
+export const tooManyPromptSaves = (wait: string) => `Too many prompts saved. Please try again in ${wait}.`;
 
 export const PROMPT_SAVED = 'Prompt saved successfully';
 export const PROMPT_UPDATED = 'Prompt updated successfully';

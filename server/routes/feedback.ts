@@ -17,12 +17,14 @@ export async function feedbackRoutes(app: FastifyInstance, ctx: AppContext, guar
       onRequest: guards.requireAuth,
       schema: {
         summary: 'Send feedback (with a rating) or report an issue',
-        description: 'Open to every role. A report has no rating: a level sent with one is stored as null.',
+        description:
+          'Open to every role. A report has no rating: a level sent with one is stored as null. At most ' +
+          'FEEDBACK_RATE_LIMIT_PER_USER per person per hour (429 with Retry-After).',
         tags: ['feedback'],
         body: feedbackRequest,
-        response: { 200: successEnvelope(feedbackReceipt), ...errorResponses(400) },
+        response: { 200: successEnvelope(feedbackReceipt), ...errorResponses(400, 429) },
       },
     },
-    async (request) => ok(await submitFeedback(ctx.db, currentUser(request), request.body), FEEDBACK_RECEIVED),
+    async (request) => ok(await submitFeedback(ctx, currentUser(request), request.body), FEEDBACK_RECEIVED),
   );
 }

@@ -11,6 +11,11 @@ import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
 import { createPrompt, deletePrompt, getPrompt, listPrompts, updatePrompt } from '../services/prompt-library';
 
+const SAVE_LIMITS =
+  'Saves (new prompts and edits) are limited to PROMPT_RATE_LIMIT_PER_USER per person per minute (429 with ' +
+  "Retry-After). 413 (code prompt_library_full) when the save would take the person's library past " +
+  'PROMPT_LIBRARY_MAX_PROMPTS prompts (new prompts only) or PROMPT_LIBRARY_MAX_CHARS characters in all.';
+
 export async function promptLibraryRoutes(app: FastifyInstance, ctx: AppContext, guards: AuthGuards): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const auth = guards.requireAuth;
@@ -53,12 +58,13 @@ export async function promptLibraryRoutes(app: FastifyInstance, ctx: AppContext,
       onRequest: auth,
       schema: {
         summary: 'Save a prompt with its tags',
+        description: SAVE_LIMITS,
         tags,
         body: promptRequest,
-        response: { 200: successEnvelope(promptEntry), ...errorResponses(400) },
+        response: { 200: successEnvelope(promptEntry), ...errorResponses(400, 413, 429) },
       },
     },
-    async (request) => ok(await createPrompt(ctx.db, currentUser(request).id, request.body), PROMPT_SAVED),
+    async (request) => ok(await createPrompt(ctx, currentUser(request).id, request.body), PROMPT_SAVED),
   );
 
   api.put(
@@ -67,13 +73,14 @@ export async function promptLibraryRoutes(app: FastifyInstance, ctx: AppContext,
       onRequest: auth,
       schema: {
         summary: 'Edit a saved prompt (its text and tags both replaced)',
+        description: SAVE_LIMITS,
         tags,
         params: idParams,
         body: promptRequest,
-        response: { 200: successEnvelope(promptEntry), ...errorResponses(400, 404) },
+        response: { 200: successEnvelope(promptEntry), ...errorResponses(400, 404, 413, 429) },
       },
     },
-    async (request) => ok(await updatePrompt(ctx.db, currentUser(request).id, request.params.id, request.body), PROMPT_UPDATED),
+    async (request) => ok(await updatePrompt(ctx, currentUser(request).id, request.params.id, request.body), PROMPT_UPDATED),
   );
 
   api.delete(

@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
 import type { FeedbackReceipt } from '../../contract/feedback';
-import type { FeedbackLevel, FeedbackType } from '../../contract/feedback-constants';
-import type { Database } from '../db/database';
+import { tooManyFeedback, type FeedbackLevel, type FeedbackType } from '../../contract/feedback-constants';
+import type { AppContext } from '../context';
 import { insertFeedback } from '../db/repositories/feedback';
 import type { UserRecord } from '../db/repositories/users';
+import { enforceRateLimits } from './rate-limit';
 
 export interface FeedbackInput {
   type: FeedbackType;
@@ -13,16 +13,20 @@ export interface FeedbackInput {
 }
 
 /**
- * Stores a feedback or an issue report from anyone signed in, with their organisation (null for a superuser).
+ * Stores a feedback or an issue report from anyone signed in, with their organisation (null for a superuser), at
+ * most FEEDBACK_RATE_LIMIT_PER_USER an hour per person (429): counted first, so a burst cannot slip through.
  * A report carries no rating: a level sent with one (a form that kept its default rating when switched to
  * "report") is dropped rather than refused, since nothing about the report itself is wrong.
  */
 export async function submitFeedback(
-  db: Kysely<Database>,
+  ctx: Pick<AppContext, 'db' | 'rateLimits' | 'config'>,
   user: Pick<UserRecord, 'id' | 'client_id'>,
   input: FeedbackInput,
 ): Promise<FeedbackReceipt> {
-  const id = await insertFeedback(db, {
+  await enforceRateLimits(ctx.rateLimits, [
+    { key: `feedback:user:${user.id}`, rule: ctx.config.rateLimits.feedbackPerUser, refusal: tooManyFeedback },
+  ]);
+  const id = await insertFeedback(ctx.db, {
     user_id: user.id,
     client_id: user.client_id,
     type: input.type,

@@ -123,3 +123,27 @@ export async function listOwnPrompts(
   const tags = await tagsOf(db, rows.map((r) => r.id));
   return { rows: rows.map((r) => ({ ...r, tags: tags.get(r.id) ?? [] })), total: Number(n) };
 }
+
+/**
+ * Holds the person's row until the transaction ends, so two saves into one library that write and then measure it
+ * run one after the other (PostgreSQL row lock; SQLite runs one write transaction at a time anyway). A no-op update
+ * rather than SELECT ... FOR UPDATE, which SQLite does not know.
+ */
+export async function lockPromptLibrary(db: Kysely<Database>, userId: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** How many prompts the person keeps and their characters in all (length(): characters on both databases). */
+export async function promptLibrarySize(db: Kysely<Database>, userId: string): Promise<{ prompts: number; chars: number }> {
+  const row = await db
+    .selectFrom('prompt_library')
+    .select((eb) => [eb.fn.countAll().as('prompts'), eb.fn.coalesce(eb.fn.sum<number | string>(eb.fn('length', ['prompt'])), eb.lit(0)).as('chars')])
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  // PostgreSQL counts as bigint and sums as numeric, which pg hands over as text.
+  return { prompts: Number(row.prompts), chars: Number(row.chars) };
+}
