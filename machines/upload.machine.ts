@@ -165,11 +165,26 @@ export function shownStage(clockStage: number, processing: DocumentView[]): Uplo
   return UPLOAD_STAGES[Math.max(clockStage, serverStage)]!;
 }
 
-/** The toast after a batch's failures: the spec's text, then the server's reasons when it gave any. */
+/** Most file names a failure toast lists for one reason; the rest are counted. */
+export const NAMES_PER_REASON = 3;
+
+/**
+ * The toast after a batch's failures: the spec's text, then the server's reasons when it gave any. Files refused
+ * for the same reason (a burst past the upload limit, a full storage) share it: "a.pdf, b.pdf, c.pdf and 7 more:
+ * Too many uploads. ..." rather than the sentence once per file.
+ */
 export function uploadFailureText(failures: UploadFailure[]): string {
   const reasons = failures.filter((f) => f.detail !== null);
   if (failures.length === 1) return reasons.length ? `${DOCUMENT_UPLOAD_FAILED}: ${reasons[0]!.detail}` : DOCUMENT_UPLOAD_FAILED;
-  return reasons.length ? `${DOCUMENTS_UPLOAD_FAILED}: ${reasons.map((f) => `${f.name}: ${f.detail}`).join('; ')}` : DOCUMENTS_UPLOAD_FAILED;
+  if (!reasons.length) return DOCUMENTS_UPLOAD_FAILED;
+  const namesByReason = new Map<string, string[]>();
+  for (const f of reasons) namesByReason.set(f.detail!, [...(namesByReason.get(f.detail!) ?? []), f.name]);
+  const parts = [...namesByReason].map(([detail, names]) => {
+    const more = names.length - NAMES_PER_REASON;
+    const listed = names.slice(0, NAMES_PER_REASON).join(', ');
+    return `${more > 0 ? `${listed} and ${more} more` : listed}: ${detail}`;
+  });
+  return `${DOCUMENTS_UPLOAD_FAILED}: ${parts.join('; ')}`;
 }
 
 /** The watch poll: finished when every document is ready or failed. */
