@@ -1,13 +1,20 @@
 import mammoth from 'mammoth';
 import type { Extracted, TextSection } from './sections';
 import { htmlToText } from './xml-text';
+import { repackCapped } from './zip-directory';
 
 /**
  * A Word document through mammoth's HTML, which keeps the headings (Heading 1..6 styles become h1..h6): the text
  * under each heading is one section placed at that heading, so passages cite where in the document they are.
  */
 export async function extractDocx(bytes: Uint8Array): Promise<Extracted> {
-  const { value: html } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+  // mammoth inflates the parts without a limit: it is handed the parts already inflated under a cap (issue 27).
+  const repacked = repackCapped(bytes);
+  const { value: html } = await mammoth.convertToHtml(
+    { buffer: Buffer.from(repacked.buffer, repacked.byteOffset, repacked.byteLength) },
+    // Images hold no text: never read (nor base64-encoded into the HTML).
+    { convertImage: mammoth.images.imgElement(() => Promise.resolve({ src: '' })) },
+  );
   return { sections: sectionsFromHtml(html) };
 }
 

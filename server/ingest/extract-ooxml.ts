@@ -1,16 +1,20 @@
-import { strFromU8, unzipSync, type UnzipFileInfo } from 'fflate';
+import { strFromU8 } from 'fflate';
 import { tableRows, type Extracted, type RowsSection, type TextSection } from './sections';
 import { attribute, elementTexts } from './xml-text';
+import { MAX_UNPACKED_BYTES, MAX_ZIP_ENTRIES, unzipCapped } from './zip-directory';
 
 /**
  * PowerPoint and Excel files are zips of XML parts: only the parts holding text are unpacked. Uploads were checked
- * for zip bombs by their declared sizes already; the limit here is a second line (a part larger than this is not
- * read, as if absent), since fflate's filter sees each part's declared size before inflating it.
+ * for zip bombs by their declared sizes already; the limits here are a second line: a part declaring more than this
+ * is not read (as if absent), and no part unpacks to more than it declares (unzipCapped: a declared size can lie).
  */
 const PART_MAX_BYTES = 200 * 1024 * 1024;
 
 function unzipParts(bytes: Uint8Array, wanted: (name: string) => boolean): Record<string, string> {
-  const files = unzipSync(bytes, { filter: (f: UnzipFileInfo) => wanted(f.name) && f.originalSize <= PART_MAX_BYTES });
+  const files = unzipCapped(bytes, (e) => wanted(e.name) && e.declaredSize <= PART_MAX_BYTES, {
+    maxEntries: MAX_ZIP_ENTRIES,
+    maxTotalBytes: MAX_UNPACKED_BYTES,
+  });
   return Object.fromEntries(Object.entries(files).map(([name, data]) => [name, strFromU8(data)]));
 }
 

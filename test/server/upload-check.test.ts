@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UPLOAD_TYPE_REFUSED, uploadContentMismatch } from '../../contract/documents-constants';
 import { TooLargeError, UnsupportedTypeError } from '../../server/services/errors';
-import { checkUpload, EMPTY_FILE, ZIP_BOMB } from '../../server/services/upload-check';
+import { checkUpload, EMPTY_FILE, ZIP_BOMB, ZIP_TOO_DENSE } from '../../server/services/upload-check';
 import {
   docxFile,
   EXE_BYTES,
@@ -15,6 +15,7 @@ import {
   xlsxFile,
   zipBombDocx,
 } from './helpers/document-fixtures';
+import { deflatedFill, entriesOf, withBombPart, writeZip } from './helpers/zip-bombs';
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8');
 
@@ -97,5 +98,50 @@ describe('an upload is judged by its name and its content', () => {
     expect(error.message).toBe(ZIP_BOMB);
     // The same document declaring its true size is fine.
     await expect(checkUpload('fine.docx', zipBombDocx(50_000))).resolves.toMatchObject({ extension: '.docx' });
+  });
+});
+
+describe('an OOXML upload is read by its zip directory first (issue 27)', () => {
+  const CONTENT_TYPES =
+    '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+    '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>';
+
+  it('refuses a part packed more densely than any document (100 MB from 100 KB: under 200 MB, still a bomb)', async () => {
+    const dense = withBombPart(docxFile(['Hello']), '[Content_Types].xml', deflatedFill(CONTENT_TYPES, 100));
+    const error = await refusal('dense.docx', dense);
+    expect(error).toBeInstanceOf(TooLargeError);
+    expect(error.message).toBe(ZIP_TOO_DENSE);
+  });
+
+  it('refuses a zip whose entries share a name or overlap (one packed stream unpacked many times) as a mismatch', async () => {
+    const entries = entriesOf(docxFile(['Hello']));
+    const twice = writeZip([...entries, { ...entries[entries.length - 1] }]);
+    expect((await refusal('twice.docx', twice)).message).toBe(uploadContentMismatch('.docx'));
+    // The directory's second entry pointed at the first entry's local header.
+    const overlapping = writeZip(entries);
+    const second = overlapping.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), overlapping.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 4);
+    overlapping.writeUInt32LE(0, second + 42);
+    expect((await refusal('overlap.docx', overlapping)).message).toBe(uploadContentMismatch('.docx'));
+  });
+
+  it('accepts what real writers do: ZIP64 size fields, sizes after the data (a data descriptor)', async () => {
+    const entries = entriesOf(docxFile(['Hello']));
+    await expect(checkUpload('zip64.docx', writeZip(entries, { zip64: true }))).resolves.toMatchObject({ extension: '.docx' });
+    await expect(checkUpload('streamed.docx', writeZip(entries, { descriptor: true }))).resolves.toMatchObject({ extension: '.docx' });
+  });
+
+  it('answers a zip bomb behind an ID3 tag, named .mp3, as not audio, without opening it', async () => {
+    const bomb = withBombPart(docxFile(['Hello']), '[Content_Types].xml', deflatedFill(CONTENT_TYPES, 300));
+    const id3 = Buffer.from([0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0a, ...Buffer.alloc(10)]);
+    // The zip's offsets count from the file's start, as a zip with a prefix (a self-extractor's) has them.
+    const at = (signature: number, from = 0) => bomb.indexOf(Buffer.from([0x50, 0x4b, signature & 0xff, signature >> 8]), from);
+    for (let central = at(0x0201); central !== -1; central = at(0x0201, central + 4)) bomb.writeUInt32LE(bomb.readUInt32LE(central + 42) + id3.length, central + 42);
+    const end = at(0x0605);
+    bomb.writeUInt32LE(bomb.readUInt32LE(end + 16) + id3.length, end + 16);
+    const started = performance.now();
+    const error = await refusal('song.mp3', Buffer.concat([id3, bomb]));
+    // file-type looks past the tag and used to inflate the 300 MB part whole (seconds, hundreds of MB).
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(error.message).toBe(uploadContentMismatch('.mp3'));
   });
 });
