@@ -126,6 +126,7 @@ export function readZipDirectory(b: Uint8Array, maxEntries: number): ZipEntry[] 
   const entries: ZipEntry[] = [];
   const spans: Array<[start: number, end: number]> = [];
   const names = new Set<string>();
+  const utf8 = new TextDecoder();
   for (let at = dir.start; at < dir.end; ) {
     need(at + 46 <= dir.end && u32(b, at) === CENTRAL_HEADER, 'directory entry');
     if (entries.length === maxEntries) throw new TooManyZipEntriesError(`the zip holds more than ${maxEntries} entries`);
@@ -148,7 +149,7 @@ export function readZipDirectory(b: Uint8Array, maxEntries: number): ZipEntry[] 
       if (big[1]) compressedSize = values.shift() as number;
       if (big[2]) localOffset = values.shift() as number;
     }
-    const name = new TextDecoder().decode(b.subarray(at + 46, extraStart));
+    const name = utf8.decode(b.subarray(at + 46, extraStart));
     need(!names.has(name), 'entry names (one is repeated)');
     names.add(name);
 
