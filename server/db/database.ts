@@ -130,6 +130,11 @@ export interface MessagesTable {
   created_at: IsoTimestamp;
   /** When the person stopped this reply (migration 2026-11-23-06); null for every other message. */
   stopped_at: ColumnType<IsoTimestamp | null, IsoTimestamp | null | undefined, IsoTimestamp | null>;
+  /**
+   * The content's length in characters (code points, as SQL's length() counts them), set by every writer of
+   * `content` (migration 2026-11-27-02): the history read is cut by size from an index, without reading the texts.
+   */
+  content_length: number;
 }
 
 /** One row per model call (replies and titles): the ledger the usage dashboard and reports read. */

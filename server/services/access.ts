@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
 import { findClientById } from '../db/repositories/clients';
 import { findActiveSubscription } from '../db/repositories/subscriptions';
-import { findUserWithClientStatus, type UserRecord } from '../db/repositories/users';
+import { findUserForSession, type UserRecord } from '../db/repositories/users';
 import { isoNow } from '../db/timestamps';
 import { UnauthenticatedError } from './errors';
-import { AccessTokenError, type TokenService } from './tokens';
+import { AccessTokenError, type AccessClaims, type TokenService } from './tokens';
 
 export const INACTIVE_ACCOUNT = 'Your account is inactive. Please contact your administrator.';
 export const UNVERIFIED_ACCOUNT = 'Your account is not activated yet. Please check your email for the activation link.';
@@ -32,9 +32,15 @@ export async function sessionBlock(db: Kysely<Database>, user: UserRecord): Prom
   return null;
 }
 
+/** An access token whose sign-in was ended (logout, new password, deactivation, role change) before it expired. */
+export const SESSION_ENDED = 'Session expired';
+
 /**
  * The user an access token belongs to, read from the database on every request (not trusted from the token), so
- * deactivation, role changes and organisation deactivation take effect at once. Throws UnauthenticatedError.
+ * deactivation, role changes and organisation deactivation take effect at once. The same read refuses a token of a
+ * sign-in that was ended (its refresh family revoked: logout, a stolen refresh token) or signed before the person's
+ * session version was raised (new password, deactivation, role change). Nothing of it is cached (the row is read
+ * anyway), so every instance refuses such a token from its next request on. Throws UnauthenticatedError.
  */
 export async function authenticateAccessToken(
   db: Kysely<Database>,
@@ -42,17 +48,18 @@ export async function authenticateAccessToken(
   token: string | undefined,
 ): Promise<UserRecord> {
   if (!token) throw new UnauthenticatedError();
-  let sub: string;
+  let claims: AccessClaims;
   try {
-    ({ sub } = await tokens.verifyAccessToken(token));
+    claims = await tokens.verifyAccessToken(token);
   } catch (err) {
-    if (err instanceof AccessTokenError && err.reason === 'expired') throw new UnauthenticatedError('Session expired');
+    if (err instanceof AccessTokenError && err.reason === 'expired') throw new UnauthenticatedError(SESSION_ENDED);
     throw new UnauthenticatedError();
   }
-  const found = await findUserWithClientStatus(db, sub);
+  const found = await findUserForSession(db, claims.sub, claims.sid);
   if (!found) throw new UnauthenticatedError();
-  const { client_status, ...user } = found;
+  const { client_status, session_live, ...user } = found;
   if (user.status !== 'active') throw new UnauthenticatedError(INACTIVE_ACCOUNT);
+  if (!session_live || claims.sv !== user.session_version) throw new UnauthenticatedError(SESSION_ENDED);
   if (user.role !== 'superuser' && client_status !== 'active') {
     throw new UnauthenticatedError(SUBSCRIPTION_INACTIVE, 'subscription_expired');
   }

@@ -13,7 +13,6 @@ import {
   findRefreshTokenByHash,
   markRefreshTokenUsed,
   revokeRefreshTokenFamily,
-  revokeUserRefreshTokens,
   type RefreshTokenRecord,
 } from '../db/repositories/refresh-tokens';
 import {
@@ -29,7 +28,7 @@ import { InvalidError, UnauthenticatedError } from './errors';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
 import { enforceRateLimits, withinRateLimits, type RateLimitCheck } from './rate-limit';
 import { passwordResetMail } from './reset-mail';
-import { issueSession, issueTokens, signAccessToken } from './session';
+import { endAllSessions, issueSession, issueTokens, signAccessToken } from './session';
 import { newOpaqueToken, sha256Hex } from './tokens';
 
 const RESET_TOKEN_TTL_MS = 3_600_000;
@@ -113,13 +112,17 @@ export async function refresh(ctx: AppContext, presented: string | undefined): P
     const next = await findRefreshTokenByHash(ctx.db, successor.hash);
     // Only while the successor is still the family's live token: once it was used on, a repeat is stale.
     if (next && next.family_id === familyId && !next.used_at && !next.revoked_at) {
-      return { access_token: await signAccessToken(ctx, user), refresh_token: successor.token };
+      return { access_token: await signAccessToken(ctx, user, familyId), refresh_token: successor.token };
     }
   }
   return endFamily();
 }
 
-/** Idempotent: an unknown or already revoked token is fine. */
+/**
+ * Ends the sign-in of this refresh token (its family) and nobody else's: the person's other devices stay signed in.
+ * The access tokens of that sign-in are refused from now on too (they name the family). Idempotent: an unknown or
+ * already revoked token is fine.
+ */
 export async function logout(ctx: AppContext, presented: string | undefined): Promise<void> {
   if (!presented) return;
   const row = await findRefreshTokenByHash(ctx.db, sha256Hex(presented));
@@ -177,10 +180,10 @@ export async function resetPassword(ctx: AppContext, token: string, newPassword:
 /**
  * Every way of choosing a password (reset, activation) ends here. `db` should be the caller's transaction.
  * A new password usually means "someone else may know the old one": every other reset link stops working and
- * every session ends.
+ * every session ends, its refresh tokens and, at once, its access tokens.
  */
 export async function setNewPassword(db: Kysely<Database>, userId: string, passwordHash: string): Promise<void> {
   await updateUserPassword(db, userId, passwordHash);
   await markUserPasswordResetsUsed(db, userId);
-  await revokeUserRefreshTokens(db, userId);
+  await endAllSessions(db, userId);
 }

@@ -17,7 +17,7 @@ import {
   deleteMessagesAfter,
   findOwnUserMessage,
   insertMessage,
-  listLatestMessages,
+  listHistory,
   markInterruptedReplies,
   updateMessage,
   type MessageRecord,
@@ -31,6 +31,13 @@ import { LEASE_MS, newLeaseOwner, REPLY_INTERRUPTED } from './reply-leases';
 
 /** Earlier messages read for the history; the token budget (LLM_HISTORY_TOKENS) usually stops sooner. */
 const HISTORY_MAX_MESSAGES = 200;
+/**
+ * Characters of history read per token of LLM_HISTORY_TOKENS. Text runs at about 4 characters a token; half as
+ * much again leaves room for text that packs more into a token, so the read never stops short of what the token
+ * budget would take. The budget itself is applied to what was read (buildPrompt); this keeps the read from taking
+ * texts that could never fit.
+ */
+export const HISTORY_CHARS_PER_TOKEN = 6;
 
 export type SendMessage = z.output<typeof sendMessageRequest>;
 
@@ -43,7 +50,10 @@ export interface ExchangePlan {
   conversation: ConversationRecord | null;
   /** The user's message being edited (later messages go), or null for a new question. */
   edited: MessageRecord | null;
-  /** The messages before the question, oldest first (at most HISTORY_MAX_MESSAGES of the newest). */
+  /**
+   * The messages before the question that the model may be shown, oldest first: at most HISTORY_MAX_MESSAGES of the
+   * newest, as many as fit HISTORY_CHARS_PER_TOKEN characters per token of the history budget.
+   */
   history: MessageRecord[];
   /** The conversation has documents (files attached, images made): only then does retrieval look at them. */
   hasDocuments: boolean;
@@ -64,7 +74,13 @@ export interface Exchange {
  * edit) comes from here, read-only. The lease is checked again when it is taken (saveExchange): this early look
  * keeps a busy conversation from costing a model call that would only be cancelled.
  */
-export async function planExchange(db: Kysely<Database>, user: UserRecord, request: SendMessage): Promise<ExchangePlan> {
+export async function planExchange(
+  db: Kysely<Database>,
+  user: UserRecord,
+  request: SendMessage,
+  /** LLM_HISTORY_TOKENS. */
+  historyTokens: number,
+): Promise<ExchangePlan> {
   if (request.conversation_id === null) {
     if (request.message_id_to_edit !== null) throw new NotFoundError(MESSAGE_NOT_FOUND);
     return { conversation: null, edited: null, history: [], hasDocuments: false };
@@ -78,7 +94,11 @@ export async function planExchange(db: Kysely<Database>, user: UserRecord, reque
     edited = (await findOwnUserMessage(db, user.id, conversation.id, request.message_id_to_edit)) ?? null;
     if (!edited) throw new NotFoundError(MESSAGE_NOT_FOUND);
   }
-  const history = await listLatestMessages(db, conversation.id, HISTORY_MAX_MESSAGES, edited?.seq);
+  const history = await listHistory(db, conversation.id, {
+    limit: HISTORY_MAX_MESSAGES,
+    maxChars: historyTokens * HISTORY_CHARS_PER_TOKEN,
+    beforeSeq: edited?.seq,
+  });
   return { conversation, edited, history, hasDocuments };
 }
 

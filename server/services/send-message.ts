@@ -42,7 +42,7 @@ export async function startSend(ctx: AppContext, user: UserRecord, request: Send
   timings.rateLimit = moment();
   await requireFeatures(ctx.db, user, requestedFeatures(request));
   timings.entitlements = moment();
-  const plan = await planExchange(ctx.db, user, request);
+  const plan = await planExchange(ctx.db, user, request, ctx.config.llm.historyTokens);
   timings.plan = moment();
 
   if (request.browsing) {

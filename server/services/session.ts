@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import type { LoginResponse, Tokens } from '../../contract/auth';
 import type { AppContext } from '../context';
 import type { Database } from '../db/database';
-import { insertRefreshToken } from '../db/repositories/refresh-tokens';
-import type { UserRecord } from '../db/repositories/users';
+import { insertRefreshToken, revokeUserRefreshTokens } from '../db/repositories/refresh-tokens';
+import { raiseSessionVersion, type UserRecord } from '../db/repositories/users';
 import { sessionBlock } from './access';
 import { ForbiddenError } from './errors';
 import { newOpaqueToken, type OpaqueToken } from './tokens';
@@ -25,11 +25,22 @@ export async function issueTokens(
   refresh: OpaqueToken = newOpaqueToken(),
 ): Promise<Tokens> {
   await insertRefreshToken(db, { user_id: user.id, family_id: familyId, token_hash: refresh.hash }, ctx.config.refreshTokenTtlDays * DAY_MS);
-  return { access_token: await signAccessToken(ctx, user), refresh_token: refresh.token };
+  return { access_token: await signAccessToken(ctx, user, familyId), refresh_token: refresh.token };
 }
 
-export function signAccessToken(ctx: AppContext, user: UserRecord): Promise<string> {
-  return ctx.tokens.signAccessToken({ sub: user.id, role: user.role, client_id: user.client_id });
+/**
+ * An access token of the sign-in whose refresh tokens form `familyId`. It carries the person's session version and
+ * that family, so raising the version (new password, deactivation, role change) or ending the family (logout, a
+ * stolen refresh token) refuses it at once: every request compares them (services/access.ts).
+ */
+export function signAccessToken(ctx: AppContext, user: UserRecord, familyId: string): Promise<string> {
+  return ctx.tokens.signAccessToken({
+    sub: user.id,
+    role: user.role,
+    client_id: user.client_id,
+    sv: user.session_version,
+    sid: familyId,
+  });
 }
 
 /**
@@ -42,4 +53,22 @@ export async function issueSession(ctx: AppContext, user: UserRecord): Promise<L
   if (block) throw new ForbiddenError(block.detail, block.code);
   const tokens = await issueTokens(ctx, ctx.db, user, randomUUID());
   return { ...tokens, user: await toUserView(ctx.db, user) };
+}
+
+/**
+ * Ends every sign-in of the person (new password, deactivation): their refresh tokens are revoked and every access
+ * token they hold is refused from their next request on, on every instance (the version is read with the person on
+ * each request). `db` should be the caller's transaction.
+ */
+export async function endAllSessions(db: Kysely<Database>, userId: string): Promise<void> {
+  await revokeUserRefreshTokens(db, userId);
+  await raiseSessionVersion(db, userId);
+}
+
+/**
+ * Refuses the person's current access tokens but keeps them signed in (a role change): their client refreshes on the
+ * 401 and gets a token with what they are now. `db` should be the caller's transaction.
+ */
+export async function renewAccessTokens(db: Kysely<Database>, userId: string): Promise<void> {
+  await raiseSessionVersion(db, userId);
 }

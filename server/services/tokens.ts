@@ -6,6 +6,10 @@ export interface AccessClaims {
   sub: string;
   role: Role;
   client_id: string | null;
+  /** The person's session version when signed (users.session_version): raising it refuses the token at once. */
+  sv: number;
+  /** The sign-in it belongs to (its refresh-token family): logging that sign-in out refuses the token at once. */
+  sid: string;
 }
 
 export type AccessTokenFailure = 'missing' | 'invalid' | 'expired';
@@ -55,7 +59,7 @@ export function createTokenService(secret: string, accessTtlSeconds: number): To
   };
   return {
     async signAccessToken(claims) {
-      return new SignJWT({ role: claims.role, client_id: claims.client_id })
+      return new SignJWT({ role: claims.role, client_id: claims.client_id, sv: claims.sv, sid: claims.sid })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(claims.sub)
         .setIssuer(ISSUER)
@@ -79,8 +83,19 @@ export function createTokenService(secret: string, accessTtlSeconds: number): To
           audience: ACCESS_AUDIENCE,
           requiredClaims: ['exp', 'iss', 'aud', 'sub'],
         });
-        if (typeof payload.sub !== 'string') throw new AccessTokenError('invalid');
-        const claims: AccessClaims = { sub: payload.sub, role: payload.role as Role, client_id: (payload.client_id as string | null) ?? null };
+        const { sub, sv, sid } = payload;
+        // A token without its session (signed before sessions were versioned) cannot be checked: refused, and
+        // the client's refresh gets it a new one.
+        if (typeof sub !== 'string' || !Number.isSafeInteger(sv) || typeof sid !== 'string' || !sid) {
+          throw new AccessTokenError('invalid');
+        }
+        const claims: AccessClaims = {
+          sub,
+          role: payload.role as Role,
+          client_id: (payload.client_id as string | null) ?? null,
+          sv: sv as number,
+          sid,
+        };
         remember(token, claims, payload.exp!);
         return claims;
       } catch (err) {

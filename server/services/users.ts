@@ -15,7 +15,6 @@ import {
 import type { Database } from '../db/database';
 import { findClientById } from '../db/repositories/clients';
 import { findDepartmentInClient, findUnitInDepartment, unitNamesOf } from '../db/repositories/departments';
-import { revokeUserRefreshTokens } from '../db/repositories/refresh-tokens';
 import {
   findUserInClient,
   listUsers,
@@ -29,6 +28,7 @@ import { ForbiddenError, InvalidError, NotFoundError } from './errors';
 import { organisationOf } from './own-organisation';
 import { pageWindow, totalPages } from './paging';
 import { claimSeat } from './seats';
+import { endAllSessions, renewAccessTokens } from './session';
 import { toUserView, toUserViews } from './user-view';
 
 export interface UserListOptions {
@@ -123,14 +123,16 @@ export async function updateUser(db: Kysely<Database>, admin: Caller, id: string
     if (input.name !== undefined) changes.name = input.name;
     if (input.role !== undefined) changes.role = input.role;
     if (!(await updateUserInClient(trx, clientId, id, changes))) throw new NotFoundError(USER_NOT_FOUND);
+    // Their access tokens name the old role: refused at once, the client refreshes into one naming the new role.
+    if (changes.role !== undefined && changes.role !== user.role) await renewAccessTokens(trx, id);
     return ownUser(trx, clientId, id);
   });
   return toUserView(db, updated);
 }
 
 /**
- * PATCH /users/{id}/status. Deactivating revokes every refresh token of the person in the same transaction, so their
- * next refresh fails; their access tokens stop working at once (every request reads the status).
+ * PATCH /users/{id}/status. Deactivating ends every session of the person in the same transaction: their next refresh
+ * fails, and their access tokens stop working at once (every request reads the status and the session version).
  */
 export async function setUserStatus(db: Kysely<Database>, admin: Caller, id: string, status: UserRecord['status']): Promise<User> {
   const clientId = organisationOf(admin);
@@ -140,7 +142,7 @@ export async function setUserStatus(db: Kysely<Database>, admin: Caller, id: str
     // Coming back takes a seat of the subscription, like a registration does.
     if (status === 'active' && user.status !== 'active') await claimSeat(trx, clientId);
     await updateUserStatus(trx, id, status);
-    if (status !== 'active') await revokeUserRefreshTokens(trx, id);
+    if (status !== 'active') await endAllSessions(trx, id);
     return ownUser(trx, clientId, id);
   });
   return toUserView(db, updated);

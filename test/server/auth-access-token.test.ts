@@ -4,23 +4,32 @@ import { findUserByEmail } from '../../server/db/repositories/users';
 import { bearer, errorDetail, login } from './helpers/fixtures';
 import { createTestApp, type TestApp } from './helpers/test-app';
 
+function claimsOf(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+}
+
 describe('access tokens signed with the right secret but the wrong claims', () => {
   let t: TestApp;
   let userId: string;
   let clientId: string | null;
+  /** The session claims of a real sign-in, so the tokens below differ from the server's own only where they say. */
+  let session: { sv: number; sid: string };
   beforeAll(async () => {
     t = await createTestApp();
     const user = await findUserByEmail(t.db, 'user@demo.local');
     userId = user!.id;
     clientId = user!.client_id;
+    const { sv, sid } = claimsOf((await login(t.app, 'user@demo.local')).access_token);
+    session = { sv: sv as number, sid: sid as string };
   });
   afterAll(() => t.close());
 
   const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: bearer(token) });
 
   /** A token like the server's own, with `change` applied to its claims. */
-  function handSigned(change: { exp?: boolean; iss?: string | null; aud?: string | null }) {
-    const jwt = new SignJWT({ role: 'user', client_id: clientId })
+  function handSigned(change: { exp?: boolean; iss?: string | null; aud?: string | null; claims?: Record<string, unknown> }) {
+    // JSON leaves out a claim set to undefined.
+    const jwt = new SignJWT({ role: 'user', client_id: clientId, ...session, ...change.claims })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(userId)
       .setIssuedAt();
@@ -56,10 +65,24 @@ describe('access tokens signed with the right secret but the wrong claims', () =
     }
   });
 
-  it('signs its own tokens with the issuer, the audience and an expiry', async () => {
+  it('signs its own tokens with the issuer, the audience, an expiry and the session', async () => {
     const session = await login(t.app, 'user@demo.local');
-    const payload = JSON.parse(Buffer.from(session.access_token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
-    expect(payload).toMatchObject({ iss: 'tanya', aud: 'tanya-api', exp: expect.any(Number) });
+    const payload = claimsOf(session.access_token);
+    expect(payload).toMatchObject({ iss: 'tanya', aud: 'tanya-api', exp: expect.any(Number), sv: 0, sid: expect.any(String) });
     expect((await me(session.access_token)).statusCode).toBe(200);
+  });
+
+  it('refuses a token without the session claims (signed before sessions were versioned)', async () => {
+    const res = await me(await handSigned({ claims: { sv: undefined, sid: undefined } }));
+    expect(res.statusCode).toBe(401);
+    expect(errorDetail(res)).toBe('Not authenticated');
+  });
+
+  it('refuses a token of another session version or of a sign-in that does not exist', async () => {
+    for (const claims of [{ sv: session.sv + 1 }, { sid: 'no-such-sign-in' }]) {
+      const res = await me(await handSigned({ claims }));
+      expect(res.statusCode, JSON.stringify(claims)).toBe(401);
+      expect(errorDetail(res)).toBe('Session expired');
+    }
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationMessages, MESSAGE_CURSOR_INVALID, type ChatMessage, type ConversationMessages } from '../../contract/chat';
 import { successEnvelope } from '../../contract/envelope';
 import { insertConversation } from '../../server/db/repositories/conversations';
+import { contentLength } from '../../server/db/repositories/messages';
 import { findUserByEmail } from '../../server/db/repositories/users';
 import { MESSAGE_PAGE_MAX_CHARS } from '../../server/services/chat';
 import { startChatServer, type ChatServer } from './helpers/chat-fixtures';
@@ -38,6 +39,7 @@ describe(`conversation messages by pages (${dbKind})`, () => {
           user_id: user.id,
           sender: seq % 2 ? ('user' as const) : ('Assistant' as const),
           content: content(seq),
+          content_length: contentLength(content(seq)),
           status: 'complete' as const,
           seq,
           created_at: new Date(HOUR_AGO + seq * 1000).toISOString(),

@@ -122,6 +122,7 @@ describe(`shared conversations (${dbKind})`, () => {
       user_id: s.userId,
       sender: i % 2 === 0 ? ('user' as const) : ('Assistant' as const),
       content: `message ${i + 3}`,
+      content_length: `message ${i + 3}`.length,
       status: 'complete' as const,
       seq: i + 3,
       created_at: new Date(start + i).toISOString(),

@@ -11,6 +11,7 @@ import * as activations from './2026-11-24-03-activations';
 import * as usageReports from './2026-11-24-04-usage-reports';
 import * as documents from './2026-11-24-05-documents';
 import * as documentSearch from './2026-11-24-06-document-search';
+import * as messageLength from './2026-11-27-02-message-length';
 
 /** Every migration, in order. Listed by hand: no filesystem glob, so bundlers and tsx see them all. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-04-usage-reports': usageReports,
   '2026-11-24-05-documents': documents,
   '2026-11-24-06-document-search': documentSearch,
+  '2026-11-27-02-message-length': messageLength,
 };

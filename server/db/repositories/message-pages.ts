@@ -54,7 +54,8 @@ function earlierThan<O>(query: SelectQueryBuilder<Database, 'messages', O>, conv
  */
 export async function readMessagePage(db: Kysely<Database>, conversationId: string, request: MessagePageRequest): Promise<MessagePage> {
   const sizes = await earlierThan(db.selectFrom('messages'), conversationId, request.before)
-    .select(['seq', sql<number>`length(content)`.as('chars')])
+    // The stored length: length(content) read every long text whole (SQLite walks its overflow pages).
+    .select(['seq', 'content_length as chars'])
     .orderBy('seq', 'desc')
     .limit(request.limit + 1)
     .execute();

@@ -4,10 +4,32 @@ import type { Database, MessagesTable } from '../database';
 import { preparedQuery, type Slots } from '../prepared-query';
 import { isoNow } from '../timestamps';
 
-export type MessageRecord = Selectable<MessagesTable>;
+/** Without `content_length`: storage book-keeping, and a copy with changed content would carry a stale one. */
+export type MessageRecord = Omit<Selectable<MessagesTable>, 'content_length'>;
 
 /** Explicit columns: on SQLite the table also has `rid`, the search index key, which nothing else should see. */
 export const MESSAGE_COLUMNS = ['id', 'conversation_id', 'user_id', 'sender', 'content', 'status', 'seq', 'created_at', 'stopped_at'] as const;
+
+/**
+ * The length stored beside a text (messages.content_length): characters as SQL's length() counts them, a
+ * character outside the BMP (two UTF-16 units in JavaScript) being one, so the migration's backfill and every
+ * writer agree.
+ */
+export function contentLength(text: string): number {
+  if (!HIGH_SURROGATE.test(text)) return text.length;
+  let pairs = 0;
+  for (let i = 0; i < text.length - 1; i++) {
+    const high = text.charCodeAt(i);
+    if (high < 0xd800 || high > 0xdbff) continue;
+    const low = text.charCodeAt(i + 1);
+    if (low >= 0xdc00 && low <= 0xdfff) {
+      pairs++;
+      i++;
+    }
+  }
+  return text.length - pairs;
+}
+const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
 
 export interface NewMessage {
   conversation_id: string;
@@ -27,6 +49,7 @@ export async function insertMessage(db: Kysely<Database>, input: NewMessage): Pr
     .values({
       id: randomUUID(),
       ...input,
+      content_length: contentLength(input.content),
       seq: sql<number>`(select coalesce(max(seq), 0) + 1 from messages where conversation_id = ${input.conversation_id})`,
       created_at: isoNow(),
     })
@@ -56,7 +79,12 @@ export async function updateMessage(
   id: string,
   changes: Partial<Pick<MessagesTable, 'content' | 'status'>>,
 ): Promise<void> {
-  await db.updateTable('messages').set(changes).where('id', '=', id).execute();
+  const length = changes.content === undefined ? {} : { content_length: contentLength(changes.content) };
+  await db
+    .updateTable('messages')
+    .set({ ...changes, ...length })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteMessagesAfter(db: Kysely<Database>, conversationId: string, seq: number): Promise<void> {
@@ -78,6 +106,8 @@ export async function markInterruptedReplies(
     .updateTable('messages')
     .set({
       content: sql<string>`case when content = '' then ${marker} else content || ${`\n\n${marker}`} end`,
+      // From the text itself (the row is rewritten anyway), so a length gone wrong somehow is put right here.
+      content_length: sql<number>`case when content = '' then ${contentLength(marker)} else length(content) + ${contentLength(`\n\n${marker}`)} end`,
       status: 'error',
     })
     .where('conversation_id', '=', conversationId)
@@ -131,9 +161,13 @@ export async function saveStreamingReplies(db: Kysely<Database>, replies: Readon
       chunk.map((r) => sql`when ${r.id} then ${r.content}`),
       sql` `,
     );
+    const lengths = sql.join(
+      chunk.map((r) => sql`when ${r.id} then ${contentLength(r.content)}`),
+      sql` `,
+    );
     await db
       .updateTable('messages')
-      .set({ content: sql<string>`case id ${cases} else content end` })
+      .set({ content: sql<string>`case id ${cases} else content end`, content_length: sql<number>`case id ${lengths} else content_length end` })
       .where(
         'id',
         'in',
@@ -157,7 +191,7 @@ export async function finishReply(
 ): Promise<boolean> {
   const result = await db
     .updateTable('messages')
-    .set({ content, status, ...(stopped ? {} : { stopped_at: null }) })
+    .set({ content, content_length: contentLength(content), status, ...(stopped ? {} : { stopped_at: null }) })
     .where('id', '=', id)
     .where('status', '=', 'streaming')
     .executeTakeFirst();
@@ -169,32 +203,54 @@ export async function listMessages(db: Kysely<Database>, conversationId: string)
   return db.selectFrom('messages').select(MESSAGE_COLUMNS).where('conversation_id', '=', conversationId).orderBy('seq').execute();
 }
 
-/** The newest `limit` messages before `beforeSeq` (all when omitted), returned oldest first. */
-export async function listLatestMessages(
-  db: Kysely<Database>,
-  conversationId: string,
-  limit: number,
-  beforeSeq?: number,
-): Promise<MessageRecord[]> {
-  const newestFirst =
-    beforeSeq === undefined
-      ? await latestMessages.execute(db, conversationId, limit)
-      : await latestMessagesBefore.execute(db, conversationId, limit, beforeSeq);
-  return newestFirst.reverse();
+export interface HistoryRead {
+  /** Messages at most. */
+  limit: number;
+  /** Characters at most, added up from the newest message back; a message that would go over it ends the read. */
+  maxChars: number;
+  /** Only messages before this one (an edited question); every message when omitted. */
+  beforeSeq?: number;
 }
 
-// The history of every follow-up, read before the model is asked: compiled once (see prepared-query.ts).
-const latestMessages = preparedQuery((db, slot: Slots<[conversationId: string, limit: number]>) =>
-  db.selectFrom('messages').select(MESSAGE_COLUMNS).where('conversation_id', '=', slot(0)).orderBy('seq', 'desc').limit(slot(1)),
-);
-const latestMessagesBefore = preparedQuery((db, slot: Slots<[conversationId: string, limit: number, beforeSeq: number]>) =>
+/**
+ * The history of a follow-up, oldest first: the newest messages the model is shown (questions and finished
+ * replies; a reply cut off or still being written is left out) whose lengths, added up from the newest back,
+ * stay within `maxChars`. The cut is made in SQL from the (conversation_id, seq, content_length, sender, status)
+ * index alone, so only the texts that fit are read: a conversation of very long messages is not read whole on
+ * every send (200 messages of 100 KB were 20 MB).
+ */
+export async function listHistory(db: Kysely<Database>, conversationId: string, read: HistoryRead): Promise<MessageRecord[]> {
+  return historyQuery.execute(db, conversationId, read.beforeSeq ?? AFTER_EVERY_SEQ, read.limit, read.maxChars);
+}
+
+/** Above every seq: the largest PostgreSQL `integer` (the column's type). */
+const AFTER_EVERY_SEQ = 2_147_483_647;
+
+// Read before the model is asked on every follow-up: compiled once (see prepared-query.ts).
+const historyQuery = preparedQuery((db, slot: Slots<[conversationId: string, beforeSeq: number, limit: number, maxChars: number]>) =>
   db
-    .selectFrom('messages')
-    .select(MESSAGE_COLUMNS)
-    .where('conversation_id', '=', slot(0))
-    .where('seq', '<', slot(2))
-    .orderBy('seq', 'desc')
-    .limit(slot(1)),
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('messages')
+        .select((e) => [
+          'seq',
+          // Characters of this message and every newer one read (seq is unique in the conversation: no ties).
+          e.fn
+            .sum<number>('content_length')
+            .over((over) => over.orderBy('seq', 'desc'))
+            .as('chars_so_far'),
+        ])
+        .where('conversation_id', '=', slot(0))
+        .where('seq', '<', slot(1))
+        .where((e) => e.or([e('sender', '=', 'user'), e('status', '=', 'complete')]))
+        .orderBy('seq', 'desc')
+        .limit(slot(2))
+        .as('fit'),
+    )
+    .innerJoin('messages as m', (join) => join.on('m.conversation_id', '=', slot(0)).onRef('m.seq', '=', 'fit.seq'))
+    .select(MESSAGE_COLUMNS.map((column) => `m.${column}` as const))
+    .where('fit.chars_so_far', '<=', slot(3))
+    .orderBy('m.seq'),
 );
 
 export async function countMessages(db: Kysely<Database>, conversationId: string): Promise<number> {

@@ -46,6 +46,7 @@ export async function insertUser(db: Kysely<Database>, user: NewUser): Promise<U
     unit_id: user.unit_id ?? null,
     created_at: now,
     updated_at: now,
+    session_version: 0,
   };
   await db.insertInto('users').values(row).execute();
   return toRecord(row);
@@ -61,24 +62,51 @@ export async function findUserByEmail(db: Kysely<Database>, email: string): Prom
   return row && toRecord(row);
 }
 
-/** The user plus the organisation's status, in one query: run on every authenticated request. */
-export async function findUserWithClientStatus(
+/**
+ * The user, the organisation's status, and whether the sign-in `familyId` (a refresh-token family) is still live (a
+ * token of it not revoked: logout and a stolen refresh token revoke them all), in one query: run on every
+ * authenticated request, so it reads what is true now, on any instance, for an indexed lookup more
+ * (refresh_tokens_family_id_idx). A family whose rows are gone counts as ended.
+ */
+export async function findUserForSession(
   db: Kysely<Database>,
   id: string,
-): Promise<(UserRecord & { client_status: string | null }) | undefined> {
-  const row = await userWithClientStatus.executeTakeFirst(db, id);
-  return row && { ...toRecord(row), client_status: row.client_status };
+  familyId: string,
+): Promise<(UserRecord & { client_status: string | null; session_live: boolean }) | undefined> {
+  const row = await userForSession.executeTakeFirst(db, id, familyId);
+  // exists() is 0/1 on SQLite, a boolean on PostgreSQL.
+  return row && { ...toRecord(row), client_status: row.client_status, session_live: Boolean(row.session_live) };
 }
 
 // Every authenticated request runs this: compiled once (see prepared-query.ts).
-const userWithClientStatus = preparedQuery((db, slot: Slots<[id: string]>) =>
+const userForSession = preparedQuery((db, slot: Slots<[id: string, familyId: string]>) =>
   db
     .selectFrom('users')
     .leftJoin('clients', 'clients.id', 'users.client_id')
     .selectAll('users')
     .select('clients.status as client_status')
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('refresh_tokens')
+            .select('refresh_tokens.id')
+            .where('refresh_tokens.family_id', '=', slot(1))
+            .where('refresh_tokens.revoked_at', 'is', null),
+        )
+        .as('session_live'),
+    )
     .where('users.id', '=', slot(0)),
 );
+
+/** Refuses every access token the person holds now (they carry the old version): see services/session.ts. */
+export async function raiseSessionVersion(db: Kysely<Database>, id: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ session_version: eb('session_version', '+', 1), updated_at: isoNow() }))
+    .where('id', '=', id)
+    .execute();
+}
 
 export async function updateUserDepartment(
   db: Kysely<Database>,
