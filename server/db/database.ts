@@ -69,6 +69,11 @@ export interface UsersTable {
   unit_id: string | null;
   created_at: IsoTimestamp;
   updated_at: IsoTimestamp;
+  /**
+   * Raised whenever this person's existing access tokens must stop working at once (new password, deactivation,
+   * role change); every access token carries the value it was signed with (migration 2026-11-27-03).
+   */
+  session_version: number;
 }
 
 export interface RefreshTokensTable {
