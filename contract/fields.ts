@@ -31,8 +31,18 @@ export const requiredText = (missing: string, notText: string) => ({
   error: (issue: { input?: unknown }) => (issue.input == null ? missing : notText),
 });
 
-/** An id in a path or a body. No length bound: an id too long to exist is simply not found (404), like any unknown id. */
-export const idField = (name: string) => z.string({ error: `${name} must be an id` }).min(1, { error: `${name} must be an id` });
+/**
+ * The longest id accepted anywhere (path, query or body). Ids are UUIDs (36 characters), share ids and file keys 43;
+ * a longer one cannot exist, and is refused before it reaches the router's limits or a database index.
+ */
+export const ID_MAX_LENGTH = 100;
+
+/** An id in a path, a query or a body: 400 with the field's own sentence when empty, not text or too long. */
+export const idField = (name: string) =>
+  z
+    .string({ error: `${name} must be an id` })
+    .min(1, { error: `${name} must be an id` })
+    .max(ID_MAX_LENGTH, { error: `${name} must be an id of at most ${ID_MAX_LENGTH} characters` });
 
 /** `{ id }` path parameters. */
 export const idParams = z.object({ id: idField('id') });

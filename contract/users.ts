@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageFields } from './envelope';
-import { choiceField, idField, pageField, pageSizeField, queryText, requestBody, requiredText } from './fields';
+import { choiceField, ID_MAX_LENGTH, idField, pageField, pageSizeField, queryText, requestBody, requiredText } from './fields';
 import { USER_NAME_MAX_LENGTH, USER_PAGE_SIZE, USER_NAME_NOT_TEXT, USER_NAME_REQUIRED, USER_NAME_TOO_LONG } from './users-constants';
 import { user } from './user';
 
@@ -21,7 +21,12 @@ export type UserList = z.infer<typeof userList>;
 
 /** A department or unit id in a body, or null for none. */
 const assignmentField = (name: string) =>
-  z.string({ error: `${name} must be an id or null` }).min(1, { error: `${name} must be an id or null` }).nullable().optional();
+  z
+    .string({ error: `${name} must be an id or null` })
+    .min(1, { error: `${name} must be an id or null` })
+    .max(ID_MAX_LENGTH, { error: `${name} must be an id of at most ${ID_MAX_LENGTH} characters, or null` })
+    .nullable()
+    .optional();
 
 /** PATCH /users/{id}: every field optional; a field left out keeps its value (a new department clears the unit). */
 export const updateUserRequest = requestBody({

@@ -12,7 +12,7 @@ import { installJsonParser } from './http/body';
 import { installErrorHandler } from './http/errors';
 import { isLoggerInstance, loggerOptions, RequestLog, type AppLogger } from './http/logger';
 import { registerOpenApi } from './http/openapi';
-import { installRequestRules, routerErrorOptions } from './http/router-errors';
+import { installRequestRules, MAX_URL_LENGTH, routerErrorOptions } from './http/router-errors';
 import { installSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
 import { installContractValidation } from './http/validation';
@@ -76,8 +76,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const logger = opts.logger ?? true;
   const serverOptions = {
     trustProxy: config.trustProxy,
-    // Tokens and ids in URLs are longer than Fastify's default of 100.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // No limit of the router's own below the URL's: an id too long is refused by its route's schema, with a sentence
+    // naming the field (contract/fields.ts), and a URL too long with 414 (router-errors.ts).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_URL_LENGTH },
     logController: new RequestLog(),
     ...routerErrorOptions,
   };

@@ -42,15 +42,27 @@ export const routerErrorOptions = {
   },
 } satisfies Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'>;
 
-/** A URL that does not decode (FST_ERR_BAD_URL) is the client's; anything else Fastify reports here is ours. */
-function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const badUrl = error.code === 'FST_ERR_BAD_URL';
+/** The router's refusals that are the client's: the status and the sentence of each. */
+const CLIENT_ROUTER_ERRORS: Record<string, [number, string]> = {
+  FST_ERR_BAD_URL: [400, BAD_URL],
+  // A path segment longer than the router keeps (maxParamLength, set to the URL limit): the URL is too long.
+  FST_ERR_MAX_PARAM_LENGTH: [414, URL_TOO_LONG],
+};
+
+/**
+ * A URL that does not decode or is too long is the client's; anything else Fastify reports here is ours, answered
+ * 500 and logged with its stack like every other fault.
+ */
+function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const known = CLIENT_ROUTER_ERRORS[error.code];
+  if (!known) request.log.error({ err: error }, 'request failed before routing');
+  const [status, detail] = known ?? [500, SERVER_FAULT];
   void reply
-    .code(badUrl ? 400 : 500)
+    .code(status)
     .header('cache-control', NO_STORE)
     .header('x-content-type-options', 'nosniff')
     .type('application/json; charset=utf-8')
-    .send(errorBody(badUrl ? BAD_URL : SERVER_FAULT));
+    .send(errorBody(detail));
 }
 
 /** Node's parser errors carry the code and the bytes it choked on. */
