@@ -18,6 +18,7 @@ import { makeTitle } from './titles';
 import { REPLY_INTERRUPTED } from './reply-leases';
 import { replyStopsFor } from './reply-stops';
 import { replyWriterFor } from './reply-writer';
+import { sendGateFor } from './send-gate';
 import { countTurnTokens, recordModelCall, resolveUsage } from './usage';
 
 export const LLM_FAILED = 'The AI model could not answer just now. Please try again in a moment.';
@@ -180,30 +181,25 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
   writer.releaseLease(exchange.lease);
   // The stored reply is what every later reader gets: markers pointing at other origins become links.
   const stored = neutraliseForeignMarkers(content, ctx.config.publicUrl);
-  // One transaction: one commit (and on PostgreSQL one round trip fewer) for every reply that ends.
-  await attempt(log, 'saving the reply and releasing the answering lease', () =>
-    inTransaction(ctx.db, async (trx) => {
-      await finishReply(trx, reply.id, stored, status, stopped);
-      await releaseAnsweringLease(trx, conversation.id, exchange.lease, true);
-    }),
-  );
-
   const usage: TokenUsage =
     finish || modelText ? resolveUsage(finish?.usage ?? null, prompt, modelText) : { prompt_tokens: 0, completion_tokens: 0 };
-  // An empty prompt: the failure came before any model was called, so nothing was spent.
-  if (prompt.length > 0) {
-    await attempt(log, 'recording usage', () =>
-      recordModelCall(ctx, {
-        user,
-        conversationId: conversation.id,
-        messageId: reply.id,
-        purpose: 'reply',
-        source,
-        usage,
-        durationMs: performance.now() - started,
+  const durationMs = performance.now() - started;
+  // Replies that end together (a burst's) save a few at a time, before any new send starts (see send-gate.ts).
+  await sendGateFor(ctx.db).run(async () => {
+    // One transaction: one commit (and on PostgreSQL one round trip fewer) for every reply that ends.
+    await attempt(log, 'saving the reply and releasing the answering lease', () =>
+      inTransaction(ctx.db, async (trx) => {
+        await finishReply(trx, reply.id, stored, status, stopped);
+        await releaseAnsweringLease(trx, conversation.id, exchange.lease, true);
       }),
     );
-  }
+    // An empty prompt: the failure came before any model was called, so nothing was spent.
+    if (prompt.length > 0) {
+      await attempt(log, 'recording usage', () =>
+        recordModelCall(ctx, { user, conversationId: conversation.id, messageId: reply.id, purpose: 'reply', source, usage, durationMs }),
+      );
+    }
+  }, true);
 
   watch.finished(stopped);
 

@@ -10,6 +10,7 @@ import { planExchange, saveExchange, type Exchange, type ExchangePlan, type Send
 import { callModel } from './model-call';
 import { EMPTY_REPLY_CONTEXT, gatherReplyContext } from './reply-context';
 import { enforceRateLimit } from './rate-limit';
+import { sendGateFor } from './send-gate';
 
 export type { SendMessage } from './exchange';
 
@@ -38,15 +39,19 @@ export function requestedFeatures(request: SendMessage): Feature[] {
  */
 export async function startSend(ctx: AppContext, user: UserRecord, request: SendMessage, receivedAt?: number): Promise<StartedSend> {
   const timings: SendTimings = { received: receivedAt, start: moment() };
-  await enforceRateLimit(ctx.rateLimits, `messages:user:${user.id}`, ctx.config.rateLimits.messagesPerUser, 'messages');
-  timings.rateLimit = moment();
-  await requireFeatures(ctx.db, user, requestedFeatures(request));
-  timings.entitlements = moment();
-  const plan = await planExchange(ctx.db, user, request, ctx.config.llm.historyTokens);
+  // The database work of a send is done a few sends at a time (see send-gate.ts); a send past its first step goes first.
+  const gate = sendGateFor(ctx.db);
+  const plan = await gate.run(async () => {
+    await enforceRateLimit(ctx.rateLimits, `messages:user:${user.id}`, ctx.config.rateLimits.messagesPerUser, 'messages');
+    timings.rateLimit = moment();
+    await requireFeatures(ctx.db, user, requestedFeatures(request));
+    timings.entitlements = moment();
+    return planExchange(ctx.db, user, request, ctx.config.llm.historyTokens);
+  });
   timings.plan = moment();
 
   if (request.browsing) {
-    const exchange = await saveExchange(ctx, user, request, plan);
+    const exchange = await gate.run(() => saveExchange(ctx, user, request, plan), true);
     timings.exchange = moment();
     const saved = savedPlan(plan, exchange, request);
     const streamId = startReply(ctx, {
@@ -63,7 +68,7 @@ export async function startSend(ctx: AppContext, user: UserRecord, request: Send
   if (call.ok) await yieldToLoop();
   let exchange;
   try {
-    exchange = await saveExchange(ctx, user, request, plan);
+    exchange = await gate.run(() => saveExchange(ctx, user, request, plan), true);
   } catch (err) {
     if (call.ok) call.call.cancel();
     throw err;
@@ -119,8 +124,10 @@ async function prepareCall(
     timings.context = moment();
     // Stopped or shutting down while the pages were read: the model is not asked only to be cut off.
     if (signal.aborted) return { call: { ok: false, error: signal.reason }, context };
-    const prompt = await buildPrompt(ctx, user, plan.history, request.message, timings, context.prompt, context.images);
-    const call: CallOutcome = { ok: true, call: callModel(ctx, prompt, request.reasoning_effort) };
+    const call: CallOutcome = await sendGateFor(ctx.db).run(async () => {
+      const prompt = await buildPrompt(ctx, user, plan.history, request.message, timings, context.prompt, context.images);
+      return { ok: true, call: callModel(ctx, prompt, request.reasoning_effort) };
+    }, true);
     timings.modelCalled = moment();
     return { call, context };
   } catch (err) {

@@ -5,6 +5,7 @@ import { listMessages } from '../db/repositories/messages';
 import type { UserRecord } from '../db/repositories/users';
 import { collectReply, describeError, type ChatTurn } from '../llm/types';
 import { withoutErrorMarkers } from './chat';
+import { sendGateFor } from './send-gate';
 import { recordModelCall, resolveUsage } from './usage';
 
 const OFFLINE_TITLE_WORDS = 6;
@@ -23,7 +24,9 @@ const TITLE_INSTRUCTIONS =
  */
 export async function makeTitle(ctx: AppContext, user: UserRecord, conversationId: string, messageId: string): Promise<void> {
   const log = ctx.log.child({ conversationId });
-  const messages = await listMessages(ctx.db, conversationId);
+  // Its database work waits its turn with the sends' (see send-gate.ts): a burst of new chats brings as many titles.
+  const gate = sendGateFor(ctx.db);
+  const messages = await gate.run(() => listMessages(ctx.db, conversationId));
   if (messages.length !== 2) return;
   const [question, answer] = messages;
 
@@ -41,15 +44,9 @@ export async function makeTitle(ctx: AppContext, user: UserRecord, conversationI
     const started = performance.now();
     try {
       const { text, finish } = await collectReply(ctx.llm, { messages: prompt, reasoningEffort: 'low', signal: ctx.closing });
-      await recordModelCall(ctx, {
-        user,
-        conversationId,
-        messageId,
-        purpose: 'title',
-        source: finish.source,
-        usage: resolveUsage(finish.usage, prompt, text),
-        durationMs: performance.now() - started,
-      });
+      const usage = resolveUsage(finish.usage, prompt, text);
+      const durationMs = performance.now() - started;
+      await gate.run(() => recordModelCall(ctx, { user, conversationId, messageId, purpose: 'title', source: finish.source, usage, durationMs }));
       title = cleanModelTitle(text);
     } catch (err) {
       log.warn({ err: describeError(err) }, 'making a title failed');
@@ -60,7 +57,7 @@ export async function makeTitle(ctx: AppContext, user: UserRecord, conversationI
     log.warn('the model gave an empty title; the conversation keeps its name');
     return;
   }
-  await replaceDefaultTitle(ctx.db, conversationId, DEFAULT_CONVERSATION_TITLE, title);
+  await gate.run(() => replaceDefaultTitle(ctx.db, conversationId, DEFAULT_CONVERSATION_TITLE, title));
 }
 
 /** The first line, without "Title:", quotes, markdown emphasis or a final full stop; at most 200 characters. */

@@ -41,10 +41,10 @@ function isTitleRequest(body: { messages?: Array<{ content?: unknown }> }) {
 
 /**
  * An OpenAI-compatible /v1/chat/completions on 127.0.0.1 that streams: nothing for `firstTokenMs`, then the
- * role chunk and the first token at once, then a token every TOKEN_INTERVAL_MS, finish, usage, [DONE].
+ * role chunk and the first token at once, then a token every `tokenIntervalMs`, finish, usage, [DONE].
  * Title requests (services/titles.ts) are answered at once, so they never hold up the next measurement.
  */
-async function startScriptedModel(firstTokenMs: number) {
+export async function startScriptedModel(firstTokenMs: number, tokenIntervalMs = TOKEN_INTERVAL_MS) {
   const replies: ModelCall[] = [];
   let titles = 0;
   let counter = 0;
@@ -81,7 +81,7 @@ async function startScriptedModel(firstTokenMs: number) {
         res.write(roleChunk + delta('Token0'));
         replies.push(call);
         for (let i = 1; i < REPLY_TOKENS; i++) {
-          await new Promise((r) => setTimeout(r, TOKEN_INTERVAL_MS));
+          await new Promise((r) => setTimeout(r, tokenIntervalMs));
           if (res.destroyed) return;
           res.write(delta(` token${i}`));
         }

@@ -2,6 +2,7 @@ import { execFileSync, execSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { measureBurst, printBurst } from './burst';
 import { measureFirstToken, printFirstToken } from './first-token';
 import { measureIngest, printIngest } from './ingest';
 import { measureLoadStreams, printLoadStreams } from './load-streams';
@@ -27,6 +28,8 @@ const onlyOpen = args.includes('open');
 const serverSections = {
   'first-token': () => section('Time to first token', async () => printFirstToken(await measureFirstToken())),
   load: () => section('Load: concurrent streams', async () => printLoadStreams(await measureLoadStreams())),
+  // `npm run bench -- burst`: 300 sends at once, health timed meanwhile (issue 27); SQLite, and PostgreSQL with a URL.
+  burst: () => section('Burst of sends', async () => printBurst(await measureBurst())),
   reports: () => section('Usage reports on 1,000,000 rows', async () => printReportQuery(await measureReportQuery())),
   // `npm run bench -- ingest` / `retrieval`: documents (issue 9), SQLite and PostgreSQL with a URL.
   ingest: () => section('Document ingestion', async () => printIngest(await measureIngest())),
@@ -79,6 +82,9 @@ try {
 
     // 1,000 concurrent streams on one server process: health latency and memory per stream (its own server).
     await serverSections.load();
+
+    // 300 sends at once on one server process: health latency during the burst (its own servers).
+    await serverSections.burst();
   }
 } finally {
   rmSync(staticDir, { recursive: true, force: true });

@@ -34,6 +34,8 @@ export interface StartOptions {
   dataDir?: string;
   /** Each line the server writes to stdout (its JSON log), when given; else stdout is ignored. */
   onStdout?: (line: string) => void;
+  /** Node options for the server process (e.g. --cpu-prof), before its entry point. */
+  nodeArgs?: string[];
 }
 
 /** Servers still running and directories still to remove: cleaned up on Ctrl-C and at exit too. */
@@ -84,7 +86,7 @@ export async function startServer(port: number, extraEnv: Record<string, string>
   const ownsDataDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tanya-bench-'));
   if (ownsDataDir) directories.add(dataDir);
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
     env: {
       ...process.env,
       PORT: String(listenPort),
