@@ -12,6 +12,7 @@ import { installJsonParser } from './http/body';
 import { installErrorHandler } from './http/errors';
 import { isLoggerInstance, loggerOptions, RequestLog, type AppLogger } from './http/logger';
 import { registerOpenApi } from './http/openapi';
+import { rewriteToOriginForm } from './http/request-target';
 import { installRequestRules, MAX_URL_LENGTH, routerErrorOptions } from './http/router-errors';
 import { installSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
@@ -79,6 +80,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // No limit of the router's own below the URL's: an id too long is refused by its route's schema, with a sentence
     // naming the field (contract/fields.ts), and a URL too long with 414 (router-errors.ts).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_URL_LENGTH },
+    rewriteUrl: rewriteToOriginForm,
     logController: new RequestLog(),
     ...routerErrorOptions,
   };

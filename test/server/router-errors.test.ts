@@ -146,4 +146,36 @@ describe(`router-level errors over a real socket (${dbKind})`, () => {
     expect((await send('GET /assets/index-AbC123.js HTTP/1.1')).headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await send('GET / HTTP/1.1')).headers['cache-control']).toBe('no-cache');
   });
+
+  it('routes an absolute-form request line (`GET http://host/path`) on its path, exactly like the origin form', async () => {
+    const hosts = ['http://127.0.0.1', 'http://tanya.example:8080', 'HTTPS://Other.Host'];
+    for (const host of hosts) {
+      for (const method of ['GET', 'POST', 'DELETE']) {
+        const body = expectEnvelope(await send(`${method} ${host}/api/v1/nope HTTP/1.1`), 404, `${method} ${host}/api/v1/nope`);
+        expect(body.detail).toBe('Not found');
+      }
+      expectEnvelope(await send(`GET ${host}/API/v1/nope?x=1 HTTP/1.1`), 404, `${host} /API`);
+
+      const health = await send(`GET ${host}/api/v1/health HTTP/1.1`);
+      const originHealth = await send('GET /api/v1/health HTTP/1.1');
+      expect(health.status, host).toBe(200);
+      expect(JSON.parse(health.body)).toEqual(JSON.parse(originHealth.body));
+      expect(health.headers['cache-control'], host).toBe('no-store');
+      const me = await send(`GET ${host}/api/v1/users/me HTTP/1.1`);
+      expect(me.status).toBe(401);
+      expect(me.headers['cache-control']).toBe('no-store');
+
+      for (const path of ['/chat', '/', '']) {
+        const spa = await send(`GET ${host}${path} HTTP/1.1`);
+        expect(spa.status, `${host}${path}`).toBe(200);
+        expect(spa.body).toBe(INDEX);
+        expect(spa.headers['cache-control']).toBe('no-cache');
+      }
+      const asset = await send(`GET ${host}/assets/index-AbC123.js HTTP/1.1`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const missing = await send(`GET ${host}/assets/gone.js HTTP/1.1`);
+      expect(missing.status).toBe(404);
+    }
+  });
 });
