@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_UPLOAD_MAX_MB } from '../contract/documents-constants';
@@ -99,6 +100,10 @@ const envSchema = z.object({
   TRANSCRIPTION_MODEL: z.string().max(200).optional(),
   TRANSCRIPTION_BASE_URL: z.url({ error: 'must be an absolute URL such as https://api.openai.com/v1' }).optional(),
   TRANSCRIPTION_API_KEY: z.string().optional(),
+  /** One document's text extraction may take this long (ms, from when its worker starts on it); then it fails alone. */
+  EXTRACTION_TIMEOUT_MS: positiveInt(120_000),
+  /** Documents extracted at once, each in a worker thread of its own (default: cores - 1, at least 2, at most 4). */
+  EXTRACTION_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
   /** auto: models known by name to take images (gpt-4o, gpt-4.1, gpt-5, o1/o3/o4, claude, gemini, llava) get them. */
   LLM_VISION: z.enum(['auto', 'true', 'false']).default('auto'),
 });
@@ -371,6 +376,8 @@ export interface DocumentsConfig {
   embeddings: LlmEndpoint | undefined;
   /** Undefined: audio is kept with a note that it was not transcribed. */
   transcription: LlmEndpoint | undefined;
+  /** EXTRACTION_TIMEOUT_MS and EXTRACTION_WORKERS (server/ingest/extraction-worker.ts). */
+  extraction: { timeoutMs: number; workers: number };
 }
 
 function parseDocuments(e: Env, llm: LlmConfig): DocumentsConfig {
@@ -391,7 +398,13 @@ function parseDocuments(e: Env, llm: LlmConfig): DocumentsConfig {
     if (!baseUrl && !apiKey) problems.push(`  ${prefix}_API_KEY: required for the OpenAI API (or set ${prefix}_BASE_URL to a server that needs no key)`);
     return { baseUrl, apiKey, model };
   };
-  const documents = { embeddings: endpoint('EMBEDDINGS'), transcription: endpoint('TRANSCRIPTION') };
+  const documents = {
+    embeddings: endpoint('EMBEDDINGS'),
+    transcription: endpoint('TRANSCRIPTION'),
+    // A core for each worker but one (the server's own thread); at least 2, so one slow file never holds up the
+    // others; at most 4 by default, as each worker may take 1 GB of memory.
+    extraction: { timeoutMs: e.EXTRACTION_TIMEOUT_MS, workers: e.EXTRACTION_WORKERS ?? Math.min(4, Math.max(2, availableParallelism() - 1)) },
+  };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return documents;
 }

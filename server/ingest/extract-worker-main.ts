@@ -15,6 +15,11 @@ export type ExtractAnswer =
   | { id: number; ok: true; chunks: Chunk[]; note?: string }
   | { id: number; ok: false; error: string };
 
+/** Sent once, when the extractors are loaded: a document's time budget starts then, not while the worker starts. */
+export interface WorkerReady {
+  ready: true;
+}
+
 parentPort?.on('message', (job: ExtractJob) => {
   void (async () => {
     let answer: ExtractAnswer;
@@ -28,3 +33,5 @@ parentPort?.on('message', (job: ExtractJob) => {
     parentPort?.postMessage(answer);
   })();
 });
+
+parentPort?.postMessage({ ready: true } satisfies WorkerReady);

@@ -22,7 +22,8 @@ const INGESTION_FAILED = 'The file could not be processed. Try uploading it agai
  * Ingests one document: extracts its text (in the extraction worker), chunks it, embeds the chunks when an
  * embeddings model is configured, and saves them with the document's 'ready' in one transaction. The status moves
  * 'chunking' -> 'embedding' (only with embeddings) -> 'saving' -> 'ready', or to 'failed' with a readable `error`.
- * Never throws: a failure is the row's status. A document deleted meanwhile is simply not updated.
+ * Never throws: a failure is the row's status. A document deleted meanwhile is skipped quietly: nothing is saved
+ * or logged (its chunks, if the delete came after they were saved, go with it).
  */
 export async function ingestDocument(ctx: AppContext, documentId: string): Promise<void> {
   let row: DocumentRecord | undefined;
@@ -36,6 +37,8 @@ export async function ingestDocument(ctx: AppContext, documentId: string): Promi
     }
     await updateDocument(ctx.db, row.id, { status: 'chunking', error: null });
     const { chunks, note } = await readChunks(ctx, row);
+    // Deleted while it was read (the long part): nothing to embed or save.
+    if (!(await findDocument(ctx.db, row.id))) return;
 
     let vectors: number[][] | null = null;
     const embeddings = ctx.config.documents.embeddings;
@@ -57,6 +60,9 @@ export async function ingestDocument(ctx: AppContext, documentId: string): Promi
   } catch (err) {
     // Cut off by the app closing: left as it is, so the next start resumes it.
     if (ctx.closing.aborted) return;
+    // Deleted meanwhile: its file gone before it was read, or its row before the chunks that name it were saved (a
+    // foreign-key error, rolled back). Nothing is wrong and nothing is left to mark.
+    if (row && (await isDeleted(ctx, row.id))) return;
     const error = readableError(err);
     if (error === INGESTION_FAILED) ctx.log.error({ err, documentId }, 'ingestion failed');
     else ctx.log.warn({ documentId, reason: error }, 'a document could not be ingested');
@@ -78,7 +84,16 @@ async function readChunks(ctx: AppContext, row: DocumentRecord): Promise<{ chunk
     return { chunks: chunkSections([{ kind: 'text', place: 'transcript', text: text.trim() }]) };
   }
   if (!isExtracted(row.extension)) throw new ExtractionError(`${row.extension} files are not read`);
-  return extractInWorker(row.extension, bytes);
+  return extractInWorker(row.extension, bytes, ctx.config.documents.extraction);
+}
+
+/** Whether the document's row is gone (a failed look-up counts as not: the failure is then reported as it is). */
+async function isDeleted(ctx: AppContext, documentId: string): Promise<boolean> {
+  try {
+    return (await findDocument(ctx.db, documentId)) === undefined;
+  } catch {
+    return false;
+  }
 }
 
 function readableError(err: unknown): string {

@@ -1,5 +1,5 @@
 import { ingestDocument } from '../../server/ingest/ingest-document';
-import { stopExtractionWorker } from '../../server/ingest/extraction-worker';
+import { stopExtractionWorkers } from '../../server/ingest/extraction-worker';
 import { pdfFile, xlsxFile } from '../server/helpers/document-fixtures';
 import { benchPgUrl, openIngestBench, type IngestBench } from './ingest-context';
 import { prng } from './prng';
@@ -87,7 +87,7 @@ export async function measureIngest(): Promise<IngestTiming[]> {
       await bench.close();
     }
   }
-  await stopExtractionWorker();
+  await stopExtractionWorkers();
   if (!url) console.log('\n(PostgreSQL skipped: set DATABASE_URL or TEST_DATABASE_URL to a postgres:// URL)');
   return results;
 }
