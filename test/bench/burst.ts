@@ -13,7 +13,7 @@ import { seedDemoData } from '../../server/services/seed';
 import { freshDatabase } from './bench-database';
 import type { BurstSendResult, SenderCommand, SenderReport } from './burst-sender';
 import { benchPgUrl } from './ingest-context';
-import { BENCH_DEMO_PASSWORD, benchSignIn, removeOnExit, startServer } from './server-process';
+import { BENCH_DEMO_PASSWORD, benchSignIn, NO_BACKUP_MODEL_ENV, removeOnExit, startServer } from './server-process';
 
 // A burst of sends (issue 27): SENDS people press send at the same moment, each starting a new chat, on one
 // server process, while GET /api/v1/health is asked every HEALTH_EVERY_MS. A server whose event loop is blocked
@@ -164,9 +164,7 @@ async function measureOne(pgUrl: string | undefined, responder: Responder): Prom
         OFFLINE_TOKEN_DELAY_MS: String(OFFLINE_TOKEN_DELAY_MS),
         // The per-person limit as shipped: the sends are spread over enough people instead.
         MESSAGE_RATE_LIMIT_PER_USER: '30',
-        LLM_BACKUP_MODEL: '',
-        LLM_BACKUP_BASE_URL: '',
-        LLM_BACKUP_API_KEY: '',
+        ...NO_BACKUP_MODEL_ENV,
       },
       // BURST_PROFILE_DIR=/tmp/x: the server writes a V8 CPU profile there when it stops (burst-profile.ts reads it).
       { dataDir, nodeArgs: process.env.BURST_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BURST_PROFILE_DIR}`] : [] },

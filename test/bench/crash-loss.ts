@@ -5,7 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { freshDatabase } from './bench-database';
 import { median } from './median';
-import { benchSignIn, startServer } from './server-process';
+import { benchSignIn, OFFLINE_MODEL_ENV, startServer } from './server-process';
 
 // What a crash loses of the replies being written (issue 27): STREAMS replies stream at once (the offline
 // responder, TOKENS_PER_SECOND words a second each), the server is killed (kill -9) while all of them are half
@@ -97,12 +97,7 @@ export async function measureCrashLoss() {
     ...database.env,
     OFFLINE_TOKEN_DELAY_MS: String(1000 / TOKENS_PER_SECOND),
     MESSAGE_RATE_LIMIT_PER_USER: '1000000',
-    LLM_MODEL: '',
-    LLM_BASE_URL: '',
-    LLM_API_KEY: '',
-    LLM_BACKUP_MODEL: '',
-    LLM_BACKUP_BASE_URL: '',
-    LLM_BACKUP_API_KEY: '',
+    ...OFFLINE_MODEL_ENV,
   });
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   try {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { freshDatabase } from './bench-database';
 import { measureHttpFloor, measureRelayFloor } from './http-floor';
-import { benchSignIn, startServer } from './server-process';
+import { benchSignIn, NO_BACKUP_MODEL_ENV, startServer } from './server-process';
 import { median } from './median';
 
 // Time to first token that the server adds on top of the model's own: a scripted OpenAI-compatible model
@@ -260,9 +260,7 @@ export async function measureFirstToken() {
       LLM_API_KEY: 'test',
       LLM_MODEL: 'bench-model',
       // Whatever the shell has set: no backup model, no token cap.
-      LLM_BACKUP_MODEL: '',
-      LLM_BACKUP_BASE_URL: '',
-      LLM_BACKUP_API_KEY: '',
+      ...NO_BACKUP_MODEL_ENV,
       LLM_MAX_TOKENS: '',
     }, { onStdout });
     try {

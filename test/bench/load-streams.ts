@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { freshDatabase } from './bench-database';
-import { benchSignIn, startServer } from './server-process';
+import { benchSignIn, OFFLINE_MODEL_ENV, startServer } from './server-process';
 
 // Many people getting answers at once on one server process: STREAMS replies stream concurrently at
 // TOKENS_PER_SECOND each (the offline responder, paced by OFFLINE_TOKEN_DELAY_MS), every reader asking a
@@ -71,13 +71,7 @@ export async function measureLoadStreams() {
       ...database.env,
       OFFLINE_TOKEN_DELAY_MS: String(1000 / TOKENS_PER_SECOND),
       MESSAGE_RATE_LIMIT_PER_USER: '1000000',
-      // The offline responder, whatever the shell has set.
-      LLM_MODEL: '',
-      LLM_BASE_URL: '',
-      LLM_API_KEY: '',
-      LLM_BACKUP_MODEL: '',
-      LLM_BACKUP_BASE_URL: '',
-      LLM_BACKUP_API_KEY: '',
+      ...OFFLINE_MODEL_ENV,
     });
     const streamAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
     const healthAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });

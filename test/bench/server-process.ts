@@ -5,6 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
+/** No backup model, whatever the shell has set. */
+export const NO_BACKUP_MODEL_ENV = { LLM_BACKUP_MODEL: '', LLM_BACKUP_BASE_URL: '', LLM_BACKUP_API_KEY: '' };
+/** The offline responder answers, whatever model the shell has set. */
+export const OFFLINE_MODEL_ENV = { LLM_MODEL: '', LLM_BASE_URL: '', LLM_API_KEY: '', ...NO_BACKUP_MODEL_ENV };
+
 /** The demo accounts' password on a bench server (DEMO_PASSWORD). */
 export const BENCH_DEMO_PASSWORD = 'bench-password';
 
