@@ -26,7 +26,7 @@ export function offlineReply(question: string, passages: readonly PromptPassage[
     `> ${quote(question)}`,
     '',
     ...(quoted.length > 0 ? ['The attached documents hold these passages about it:', '', ...quoted] : []),
-    '### What answers look like',
+    '## What answers look like',
     '',
     'Once a model is connected, answers stream in here and can hold:',
     '',

@@ -26,8 +26,8 @@ async function replyStyles(reply: Locator) {
     const token = root.querySelector('pre code .hljs-comment');
     return {
       bodySize: parseFloat(paragraph.fontSize),
-      headingSize: parseFloat(one('.markdown h3').fontSize),
-      headingWeight: Number(one('.markdown h3').fontWeight),
+      headingSize: parseFloat(one('.markdown h2').fontSize),
+      headingWeight: Number(one('.markdown h2').fontWeight),
       bullets: one('.markdown ul').listStyleType,
       numbers: one('.markdown ul ol').listStyleType,
       nestedIndent: parseFloat(one('.markdown ul ol').paddingLeft),
