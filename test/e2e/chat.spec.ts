@@ -297,7 +297,7 @@ test.describe('chat', () => {
     await page.getByRole('button', { name: 'Stop reply' }).click();
     await expect(reply).not.toHaveAttribute('aria-busy', 'true');
     await expect(reply.getByText('Stopped', { exact: true })).toBeVisible();
-    if (isLocalServer) await expect(reply).not.toContainText('LLM_MODEL');
+    if (isLocalServer) await expect(reply).not.toContainText('LLM_MODEL=gpt-4o-mini');
     const kept = await reply.innerText();
     // The conversation takes the next question at once, and the server kept the stopped reply as it was.
     await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
@@ -315,7 +315,7 @@ test.describe('chat', () => {
     await expect(assistantMessages(page)).toHaveCount(1);
     await expect(assistantMessages(page)).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
     await expect(assistantMessages(page).getByText('Stopped', { exact: true })).toHaveCount(0);
-    if (isLocalServer) await expect(assistantMessages(page)).toContainText('LLM_MODEL');
+    if (isLocalServer) await expect(assistantMessages(page)).toContainText('LLM_MODEL=gpt-4o-mini');
     await page.goto(`/chat?id=${id}`);
     await expect(assistantMessages(page)).toHaveCount(1);
     await expect(assistantMessages(page).getByText('Stopped', { exact: true })).toHaveCount(0);
