@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { tagKey } from '../../../contract/tags';
 import type { Database, PromptLibraryTable } from '../database';
+import { lockRow } from '../row-lock';
 import { isoNow } from '../timestamps';
 import { containsText } from './contains';
 import type { PageWindow } from './conversations';
@@ -124,17 +125,9 @@ export async function listOwnPrompts(
   return { rows: rows.map((r) => ({ ...r, tags: tags.get(r.id) ?? [] })), total: Number(n) };
 }
 
-/**
- * Holds the person's row until the transaction ends, so two saves into one library that write and then measure it
- * run one after the other (PostgreSQL row lock; SQLite runs one write transaction at a time anyway). A no-op update
- * rather than SELECT ... FOR UPDATE, which SQLite does not know.
- */
-export async function lockPromptLibrary(db: Kysely<Database>, userId: string): Promise<void> {
-  await db
-    .updateTable('users')
-    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('id', '=', userId)
-    .execute();
+/** Holds the person's row until the transaction ends: two saves that write and then measure the library are serial. */
+export function lockPromptLibrary(db: Kysely<Database>, userId: string): Promise<void> {
+  return lockRow(db, 'users', userId);
 }
 
 /** How many prompts the person keeps and their characters in all (length(): characters on both databases). */

@@ -1,17 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database';
+import { lockRow } from '../row-lock';
 
-/**
- * Holds the organisation's row until the transaction ends, so two transactions that count its active users and
- * then add one run one after the other (PostgreSQL row lock; SQLite runs one write transaction at a time anyway).
- * A no-op update rather than SELECT ... FOR UPDATE, which SQLite does not know.
- */
-export async function lockOrganisation(db: Kysely<Database>, clientId: string): Promise<void> {
-  await db
-    .updateTable('clients')
-    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('id', '=', clientId)
-    .execute();
+/** Holds the organisation's row until the transaction ends: counting its seats (or storage) and adding one is serial. */
+export function lockOrganisation(db: Kysely<Database>, clientId: string): Promise<void> {
+  return lockRow(db, 'clients', clientId);
 }
 
 /** How many people of the organisation are active (verified or not: an unverified person holds a seat too). */
