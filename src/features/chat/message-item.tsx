@@ -13,6 +13,7 @@ import { Button } from '../../ui/button';
 import { toast } from '../../ui/toast';
 import { Tooltip } from '../../ui/tooltip';
 import { ThinkingIndicator } from './thinking-indicator';
+import { MessageTime } from './message-time';
 
 export interface MessageItemProps {
   message: ChatMessage;
@@ -111,6 +112,7 @@ export const MessageItem = memo(function MessageItem({ message, liveText, isThin
                 <BookmarkPlus aria-hidden className="size-4" />
               </AriaButton>
             </Tooltip>
+            <MessageTime createdAt={message.created_at} />
           </div>
         )}
       </article>
@@ -136,6 +138,7 @@ export const MessageItem = memo(function MessageItem({ message, liveText, isThin
               </AriaButton>
             </Tooltip>
           )}
+          <MessageTime createdAt={message.created_at} />
         </div>
       )}
     </article>
