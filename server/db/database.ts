@@ -230,6 +230,18 @@ export interface FeedbackSubmissionsTable {
   created_at: IsoTimestamp;
 }
 
+/** Thumbs up / down on an assistant's reply, one per person per reply (migration 2026-11-28-02). */
+export interface ReplyRatingsTable {
+  id: string;
+  message_id: string;
+  user_id: string;
+  /** The person's organisation when they rated; null for a superuser. */
+  client_id: string | null;
+  rating: 'up' | 'down';
+  comment: string | null;
+  rated_at: IsoTimestamp;
+}
+
 /** An account activation link (migration 2026-11-24-03): only the code's SHA-256 hash is stored. */
 export interface ActivationsTable {
   id: string;
@@ -311,6 +323,7 @@ export interface Database {
   tips: TipsTable;
   tip_tags: TipTagsTable;
   feedback_submissions: FeedbackSubmissionsTable;
+  reply_ratings: ReplyRatingsTable;
   global_policies: GlobalPoliciesTable;
   dashboard_snapshots: DashboardSnapshotsTable;
   activations: ActivationsTable;
