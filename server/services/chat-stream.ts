@@ -215,8 +215,8 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
     if (turn) countTurnTokens(turn);
   }
 
-  // The first exchange (the reply is message 2) names the conversation.
-  if (status === 'complete' && reply.seq === 2 && conversation.title === DEFAULT_CONVERSATION_TITLE) {
+  // The first exchange (the reply is message 2) names the conversation, also when its reply failed or was stopped.
+  if (reply.seq === 2 && conversation.title === DEFAULT_CONVERSATION_TITLE) {
     ctx.background.run('conversation title', () => makeTitle(ctx, user, conversation.id, reply.id));
   }
 }

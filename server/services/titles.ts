@@ -8,8 +8,6 @@ import { withoutErrorMarkers } from './chat';
 import { sendGateFor } from './send-gate';
 import { recordModelCall, resolveUsage } from './usage';
 
-const OFFLINE_TITLE_WORDS = 6;
-const OFFLINE_TITLE_CHARS = 60;
 /** How much of the question and the answer the title model reads. */
 const EXCERPT_CHARS = 1_000;
 
@@ -18,9 +16,11 @@ const TITLE_INSTRUCTIONS =
   'in the language of the question. Reply with the title only: no quotes, no trailing punctuation.';
 
 /**
- * Names a conversation after its first exchange: by asking the model, or offline from the question's first
- * words. Only a conversation still called 'New Conversation' is renamed (a rename by the user wins). Failures
- * are logged and leave the title as it is.
+ * Names a conversation after its first exchange: by asking the model, or from the question itself when there is no
+ * model, when the reply failed (the model just did not answer), or when asking for a title fails or brings nothing:
+ * a conversation whose first exchange went wrong is still found again by name. Only a conversation still called
+ * 'New Conversation' is renamed (a rename by the user wins). Titles are stored whole (up to the spec's 200
+ * characters) and only cut on screen, so nothing here adds an ellipsis.
  */
 export async function makeTitle(ctx: AppContext, user: UserRecord, conversationId: string, messageId: string): Promise<void> {
   const log = ctx.log.child({ conversationId });
@@ -31,9 +31,7 @@ export async function makeTitle(ctx: AppContext, user: UserRecord, conversationI
   const [question, answer] = messages;
 
   let title: string | undefined;
-  if (ctx.llm.offline) {
-    title = offlineTitle(question.content);
-  } else {
+  if (!ctx.llm.offline && answer.status === 'complete') {
     const prompt: ChatTurn[] = [
       { role: 'system', content: TITLE_INSTRUCTIONS },
       {
@@ -49,14 +47,12 @@ export async function makeTitle(ctx: AppContext, user: UserRecord, conversationI
       await gate.run(() => recordModelCall(ctx, { user, conversationId, messageId, purpose: 'title', source: finish.source, usage, durationMs }));
       title = cleanModelTitle(text);
     } catch (err) {
-      log.warn({ err: describeError(err) }, 'making a title failed');
-      return;
+      log.warn({ err: describeError(err) }, 'making a title failed; the question names the conversation');
     }
+    if (title === undefined) log.warn('the model gave no title; the question names the conversation');
   }
-  if (!title) {
-    log.warn('the model gave an empty title; the conversation keeps its name');
-    return;
-  }
+  title ??= questionTitle(question.content);
+  if (!title) return;
   await gate.run(() => replaceDefaultTitle(ctx.db, conversationId, DEFAULT_CONVERSATION_TITLE, title));
 }
 
@@ -78,18 +74,18 @@ export function cleanModelTitle(raw: string): string | undefined {
   return title.length > TITLE_MAX_LENGTH ? title.slice(0, TITLE_MAX_LENGTH).trimEnd() : title;
 }
 
-/** The question's first words: at most 6 words and 60 characters, with an ellipsis when cut. */
-export function offlineTitle(question: string): string | undefined {
-  const words = question.trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return undefined;
-  let title = words.slice(0, OFFLINE_TITLE_WORDS).join(' ');
-  let cut = words.length > OFFLINE_TITLE_WORDS;
-  // The ellipsis takes one of the 60 characters.
-  if (title.length > (cut ? OFFLINE_TITLE_CHARS - 1 : OFFLINE_TITLE_CHARS)) {
-    const room = title.slice(0, OFFLINE_TITLE_CHARS - 1);
-    const space = room.lastIndexOf(' ');
-    title = space > 0 ? room.slice(0, space) : room;
-    cut = true;
-  }
-  return cut ? `${title}…` : title;
+/**
+ * The question's first line as a title: whitespace collapsed and, past the spec's 200 characters, cut at the last
+ * word that fits (no ellipsis: the screen shows one where the title does not fit).
+ */
+export function questionTitle(question: string): string | undefined {
+  const line = question
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .find((l) => l.length > 0);
+  if (!line) return undefined;
+  if (line.length <= TITLE_MAX_LENGTH) return line;
+  const room = line.slice(0, TITLE_MAX_LENGTH + 1);
+  const space = room.lastIndexOf(' ');
+  return (space > 0 ? room.slice(0, space) : room.slice(0, TITLE_MAX_LENGTH)).trimEnd();
 }

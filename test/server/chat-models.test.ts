@@ -4,7 +4,7 @@ import { createOfflineModel, offlineReply } from '../../server/llm/offline';
 import { takesReasoningEffort } from '../../server/llm/openai-compatible';
 import { costUsd, findPrice, priceTable } from '../../server/llm/prices';
 import { collectReply, LlmCallError, type ChatChunk, type ChatModel } from '../../server/llm/types';
-import { cleanModelTitle, offlineTitle } from '../../server/services/titles';
+import { cleanModelTitle, questionTitle } from '../../server/services/titles';
 
 const silentLog = { warn: () => undefined } as unknown as Parameters<typeof createFailoverModel>[2]['log'];
 
@@ -74,15 +74,22 @@ describe('offline responder', () => {
 });
 
 describe('titles', () => {
-  it('takes at most 6 words and 60 characters of the question offline', () => {
-    expect(offlineTitle('  Leave   policy? ')).toBe('Leave policy?');
-    expect(offlineTitle('one two three four five six')).toBe('one two three four five six');
-    expect(offlineTitle('one two three four five six seven')).toBe('one two three four five six…');
-    const long = offlineTitle('Internationalisation considerations regarding multilingual documentation pipelines');
-    expect(long!.length).toBeLessThanOrEqual(60);
-    expect(long!.endsWith('…')).toBe(true);
-    expect(offlineTitle('x'.repeat(100))).toBe(`${'x'.repeat(59)}…`);
-    expect(offlineTitle('   ')).toBeUndefined();
+  it('takes the question whole as a title (its first line, up to 200 characters), with no ellipsis of its own', () => {
+    expect(questionTitle('  Leave   policy? ')).toBe('Leave policy?');
+    expect(questionTitle('one two three four five six seven')).toBe('one two three four five six seven');
+    // A question that trails off keeps its own dots, and nothing is added after them (no '…...').
+    expect(questionTitle('Can you explain what this error in the payroll export means...')).toBe(
+      'Can you explain what this error in the payroll export means...',
+    );
+    expect(questionTitle('\n\n  First line\nsecond line')).toBe('First line');
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    const long = questionTitle(words)!;
+    expect(long.length).toBeLessThanOrEqual(200);
+    expect(words.startsWith(long)).toBe(true);
+    expect(words.charAt(long.length)).toBe(' ');
+    expect(long).not.toMatch(/…|\.\.\.$/);
+    expect(questionTitle('x'.repeat(300))).toBe('x'.repeat(200));
+    expect(questionTitle('   ')).toBeUndefined();
   });
 
   it('cleans what the model answers', () => {

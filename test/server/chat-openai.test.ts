@@ -219,13 +219,31 @@ describe(`replies from an OpenAI-compatible provider (${dbKind})`, () => {
     expect(primary.requests.filter(isTitleRequest)).toHaveLength(asked);
   });
 
-  it('keeps the default title when making a title fails', async () => {
+  const titleOf = async (conversationId: string) => {
+    const res = await s.api<ConversationMessages>('GET', `/chat/conversations/${conversationId}/messages`);
+    return res.body.data.conversation.title;
+  };
+
+  it('names the conversation after the question when making a title fails', async () => {
     primary.respond((r) => (isTitleRequest(r) ? { kind: 'http-error', status: 500 } : { kind: 'reply', chunks: ['Fine.'] }));
     backup.respond((r) => (isTitleRequest(r) ? { kind: 'http-error', status: 500 } : { kind: 'reply', chunks: ['Fine.'] }));
     const reply = await s.ask({ conversation_id: null, message: 'Untitled please' });
-    await eventually(async () => logLines.some((l) => l.includes('making a title failed')));
-    const res = await s.api<ConversationMessages>('GET', `/chat/conversations/${reply.control.conversation_id}/messages`);
-    expect(res.body.data.conversation.title).toBe('New Conversation');
+    expect(await eventually(async () => (await titleOf(reply.control.conversation_id)) !== 'New Conversation' && titleOf(reply.control.conversation_id))).toBe(
+      'Untitled please',
+    );
+    expect(logLines.some((l) => l.includes('making a title failed'))).toBe(true);
+  });
+
+  it('names a conversation whose first reply failed after the question, without asking the model again', async () => {
+    const question = `Which holidays are paid ${randomUUID()}`;
+    primary.respond(() => ({ kind: 'http-error', status: 503 }));
+    backup.respond(() => ({ kind: 'http-error', status: 500 }));
+    const reply = await s.ask({ conversation_id: null, message: question });
+    expect(reply.errors).not.toEqual([]);
+    expect(await eventually(async () => (await titleOf(reply.control.conversation_id)) !== 'New Conversation' && titleOf(reply.control.conversation_id))).toBe(
+      question,
+    );
+    expect(primary.requests.filter((r) => isTitleRequest(r) && r.body.messages[1].content.includes(question))).toEqual([]);
   });
 
   it('never logs API keys or message content', () => {

@@ -135,7 +135,7 @@ describe(`POST /chat/messages with the offline responder (${dbKind})`, () => {
     expect(next.errors).toEqual([]);
   });
 
-  it('names the conversation from the first words of the question after the first exchange', async () => {
+  it('names the conversation after the whole question after the first exchange', async () => {
     const a = await s.ask({ conversation_id: null, message: 'Please  summarise the quarterly   finance report for the board' });
     const short = await s.ask({ conversation_id: null, message: 'Leave policy?' });
     const titleOf = async (id: string) => {
@@ -143,7 +143,7 @@ describe(`POST /chat/messages with the offline responder (${dbKind})`, () => {
       return list.body.data.conversations.find((c) => c.id === id)?.title;
     };
     expect(await eventually(async () => (await titleOf(a.control.conversation_id)) !== 'New Conversation' && titleOf(a.control.conversation_id))).toBe(
-      'Please summarise the quarterly finance report…',
+      'Please summarise the quarterly finance report for the board',
     );
     expect(await eventually(async () => (await titleOf(short.control.conversation_id)) !== 'New Conversation' && titleOf(short.control.conversation_id))).toBe(
       'Leave policy?',
