@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { sender } from '../../contract/chat';
-import { SHARE_NOT_FOUND, type ShareLink, type SharedConversation } from '../../contract/shares';
+import { SHARE_NOT_FOUND, type ShareLink, type ShareList, type SharedConversation } from '../../contract/shares';
 import type { Database } from '../db/database';
 import {
+  deleteOwnShare,
   findShare,
   findShareOfConversation,
+  listOwnShares,
   listSharedMessages,
   replaceSharedMessages,
   upsertShare,
@@ -16,11 +18,16 @@ import { isoNow } from '../db/timestamps';
 import { inTransaction } from '../db/transaction';
 import { requireOwnConversation } from './chat';
 import { NotFoundError } from './errors';
+import { pageWindow, totalPages } from './paging';
 
 /** 144 random bits, 24 URL-safe characters: a link cannot be guessed or enumerated. */
 const SHARE_ID_BYTES = 18;
 
-/** The SPA's route of a shared conversation (spec: /share/{shared_id}), under PUBLIC_URL (which may carry a path). */
+/**
+ * The SPA's route of a shared conversation (spec: /share/{shared_id}), under PUBLIC_URL (which may carry a path).
+ * Never from the request's Host header: a forged Host would otherwise put someone else's address in the link an
+ * owner copies and sends to colleagues.
+ */
 export function shareUrl(publicUrl: string, shareId: string): string {
   return `${publicUrl}/share/${shareId}`;
 }
@@ -48,7 +55,36 @@ export async function shareConversation(
     await replaceSharedMessages(trx, id, conversation.id);
     return id;
   });
-  return { share_url: shareUrl(publicUrl, shareId) };
+  return { share_url: shareUrl(publicUrl, shareId), share_id: shareId };
+}
+
+type Owner = Pick<UserRecord, 'id' | 'client_id'>;
+const ownerOf = (user: Owner) => ({ userId: user.id, clientId: user.client_id });
+
+/** The person's own shared links, newest first: only conversations they started, in their organisation. */
+export async function listMyShares(
+  db: Kysely<Database>,
+  publicUrl: string,
+  user: Owner,
+  opts: { page: number; page_size: number },
+): Promise<ShareList> {
+  const { rows, total } = await listOwnShares(db, ownerOf(user), pageWindow(opts.page, opts.page_size));
+  return {
+    shares: rows.map((r) => ({ ...r, share_url: shareUrl(publicUrl, r.id) })),
+    page: opts.page,
+    page_size: opts.page_size,
+    total,
+    total_pages: totalPages(total, opts.page_size),
+  };
+}
+
+/**
+ * Stops sharing: the link opens nothing from now on (its snapshot is deleted with it). Someone else's share, in this
+ * organisation or another, answers the 404 of an unknown link, so the answer never confirms that a link exists.
+ * Sharing the conversation again later makes a new link; the old one stays dead.
+ */
+export async function revokeShare(db: Kysely<Database>, user: Owner, shareId: string): Promise<void> {
+  if (!(await deleteOwnShare(db, ownerOf(user), shareId))) throw new NotFoundError(SHARE_NOT_FOUND);
 }
 
 /**

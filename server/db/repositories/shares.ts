@@ -78,3 +78,56 @@ export async function listSharedMessages(db: Kysely<Database>, shareId: string):
     .orderBy('seq')
     .execute();
 }
+
+/** One of a person's shares, as their list shows it. */
+export interface OwnShareRecord {
+  id: string;
+  conversation_id: string;
+  title: string;
+  created_at: string;
+  snapshot_at: string;
+}
+
+/**
+ * The shares of conversations that `owner` started in their organisation (`clientId`; null: a superuser's),
+ * newest first. Both are checked, so a share is listed only to the person who made it, in the organisation it
+ * belongs to.
+ */
+function ownShares(db: Kysely<Database>, owner: { userId: string; clientId: string | null }) {
+  const query = db.selectFrom('shares as s').innerJoin('conversations as c', 'c.id', 's.conversation_id').where('c.user_id', '=', owner.userId);
+  return owner.clientId === null ? query.where('c.client_id', 'is', null) : query.where('c.client_id', '=', owner.clientId);
+}
+
+export async function listOwnShares(
+  db: Kysely<Database>,
+  owner: { userId: string; clientId: string | null },
+  window: { limit: number; offset: number },
+): Promise<{ rows: OwnShareRecord[]; total: number }> {
+  const { n } = await ownShares(db, owner)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  const rows = await ownShares(db, owner)
+    .select(['s.id', 's.conversation_id', 's.title', 's.created_at', 's.snapshot_at'])
+    .orderBy('s.created_at', 'desc')
+    .orderBy('s.id', 'desc')
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  return { rows, total: Number(n) };
+}
+
+/**
+ * Deletes the share (its copied messages go with it: foreign key cascade) when `owner` made it; false for any other
+ * share, someone else's or none, so the caller answers both alike.
+ */
+export async function deleteOwnShare(db: Kysely<Database>, owner: { userId: string; clientId: string | null }, shareId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('shares')
+    .where('id', '=', shareId)
+    .where('conversation_id', 'in', (eb) => {
+      const mine = eb.selectFrom('conversations').select('id').where('user_id', '=', owner.userId);
+      return owner.clientId === null ? mine.where('client_id', 'is', null) : mine.where('client_id', '=', owner.clientId);
+    })
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
