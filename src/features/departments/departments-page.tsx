@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Modal } from '../../ui/modal';
 import { PageTitle } from '../../ui/page-title';
 import { Pagination } from '../../ui/pagination';
+import { Cell, HeaderCell, ResponsiveTable, Row, RowHeader, TableBody, TableHead } from '../../ui/responsive-table';
 import { SearchBox } from '../../ui/search-box';
 import { Spinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
@@ -69,77 +70,80 @@ export default function DepartmentsPage() {
         onChange={(text) => admin.send({ type: 'departments.search', text })}
         className="max-w-md"
       />
-      <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-700">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-gray-50 text-gray-700 dark:bg-gray-800 dark:text-gray-200">
-            <tr>
-              <th scope="col" className="px-4 py-3 font-semibold">Department</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Units</th>
-              <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((d) => (
-              <tr key={d.id} className="border-t border-gray-200 align-top dark:border-gray-700">
-                <th scope="row" className="px-4 py-3 font-medium">{d.name}</th>
-                <td className="px-4 py-3">
-                  <ul aria-label={`Units of ${d.name}`} className="flex flex-wrap gap-1.5">
-                    {d.units.map((u) => (
-                      <li key={u.id} className={`${chip} bg-gray-100 text-gray-800 dark:bg-gray-700 dark:text-gray-100`}>
-                        {u.name}
-                        <AriaButton
-                          aria-label={`Delete unit ${u.name}`}
-                          onPress={() => admin.send({ type: 'unit.delete', departmentId: d.id, unitId: u.id })}
-                          className="-mr-1 rounded-full p-0.5 hover:bg-gray-300 dark:hover:bg-gray-600"
-                        >
-                          <X aria-hidden className="size-3" />
-                        </AriaButton>
-                      </li>
-                    ))}
-                    <li>
+      <ResponsiveTable
+        aria-label="Departments"
+        footer={
+          <>
+            {(list.loading || list.searching) && list.items.length === 0 && (
+              <div className="flex justify-center p-6">
+                <Spinner label="Loading departments" />
+              </div>
+            )}
+            {!list.loading && !list.searching && list.items.length === 0 && (
+              <p className="p-6 text-center text-sm text-gray-700 dark:text-gray-300">
+                {list.error ?? (list.searchText.trim() ? 'No departments found' : 'No departments yet')}
+              </p>
+            )}
+          </>
+        }
+      >
+        <TableHead>
+          <HeaderCell>Department</HeaderCell>
+          <HeaderCell>Units</HeaderCell>
+          <HeaderCell className="text-right">Actions</HeaderCell>
+        </TableHead>
+        <TableBody>
+          {list.items.map((d) => (
+            <Row key={d.id} className="align-top">
+              <RowHeader className="font-medium">{d.name}</RowHeader>
+              {/* On a phone the chips wrap under their label rather than beside it. */}
+              <Cell label="Units" className="max-sm:flex-col max-sm:items-start max-sm:text-left">
+                <ul aria-label={`Units of ${d.name}`} className="flex flex-wrap gap-1.5">
+                  {d.units.map((u) => (
+                    <li key={u.id} className={`${chip} bg-gray-100 text-gray-800 dark:bg-gray-700 dark:text-gray-100`}>
+                      {u.name}
                       <AriaButton
-                        aria-label={`Add unit to ${d.name}`}
-                        onPress={() => admin.send({ type: 'unit.add', departmentId: d.id, departmentName: d.name })}
-                        className={`${chip} border border-dashed border-gray-400 text-gray-700 hover:bg-gray-100 dark:border-gray-500 dark:text-gray-200 dark:hover:bg-gray-700`}
+                        aria-label={`Delete unit ${u.name}`}
+                        onPress={() => admin.send({ type: 'unit.delete', departmentId: d.id, unitId: u.id })}
+                        className="-mr-1 rounded-full p-0.5 hover:bg-gray-300 dark:hover:bg-gray-600"
                       >
-                        <Plus aria-hidden className="size-3" /> Add Unit
+                        <X aria-hidden className="size-3" />
                       </AriaButton>
                     </li>
-                  </ul>
-                </td>
-                <td className="px-4 py-3">
-                  <div className="flex justify-end gap-1">
+                  ))}
+                  <li>
                     <AriaButton
-                      aria-label={`Edit department ${d.name}`}
-                      className={iconButton}
-                      onPress={() => admin.send({ type: 'department.edit', departmentId: d.id, name: d.name })}
+                      aria-label={`Add unit to ${d.name}`}
+                      onPress={() => admin.send({ type: 'unit.add', departmentId: d.id, departmentName: d.name })}
+                      className={`${chip} border border-dashed border-gray-400 text-gray-700 hover:bg-gray-100 dark:border-gray-500 dark:text-gray-200 dark:hover:bg-gray-700`}
                     >
-                      <Pencil aria-hidden className="size-4" />
+                      <Plus aria-hidden className="size-3" /> Add Unit
                     </AriaButton>
-                    <AriaButton
-                      aria-label={`Delete department ${d.name}`}
-                      className={iconButton}
-                      onPress={() => admin.send({ type: 'department.delete', departmentId: d.id })}
-                    >
-                      <Trash2 aria-hidden className="size-4" />
-                    </AriaButton>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {(list.loading || list.searching) && list.items.length === 0 && (
-          <div className="flex justify-center p-6">
-            <Spinner label="Loading departments" />
-          </div>
-        )}
-        {!list.loading && !list.searching && list.items.length === 0 && (
-          <p className="p-6 text-center text-sm text-gray-700 dark:text-gray-300">
-            {list.error ?? (list.searchText.trim() ? 'No departments found' : 'No departments yet')}
-          </p>
-        )}
-      </div>
+                  </li>
+                </ul>
+              </Cell>
+              <Cell label="Actions">
+                <div className="flex justify-end gap-1">
+                  <AriaButton
+                    aria-label={`Edit department ${d.name}`}
+                    className={iconButton}
+                    onPress={() => admin.send({ type: 'department.edit', departmentId: d.id, name: d.name })}
+                  >
+                    <Pencil aria-hidden className="size-4" />
+                  </AriaButton>
+                  <AriaButton
+                    aria-label={`Delete department ${d.name}`}
+                    className={iconButton}
+                    onPress={() => admin.send({ type: 'department.delete', departmentId: d.id })}
+                  >
+                    <Trash2 aria-hidden className="size-4" />
+                  </AriaButton>
+                </div>
+              </Cell>
+            </Row>
+          ))}
+        </TableBody>
+      </ResponsiveTable>
       {list.totalPages > 1 && (
         <Pagination page={list.page} totalPages={list.totalPages} onPageChange={(page) => admin.send({ type: 'departments.goTo', page })} />
       )}

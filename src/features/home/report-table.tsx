@@ -9,6 +9,7 @@ import { shallowEqual } from '../../lib/shallow-equal';
 import { Button } from '../../ui/button';
 import { cx } from '../../ui/cx';
 import { Pagination } from '../../ui/pagination';
+import { Cell, HeaderCell, ResponsiveTable, Row, TableBody, TableHead } from '../../ui/responsive-table';
 import { Select } from '../../ui/select';
 import { Spinner } from '../../ui/spinner';
 import { REPORT_COLUMNS, type ReportRow } from './report-columns';
@@ -50,51 +51,53 @@ export function ReportTable({ actor }: { actor: ActorRefFrom<UsageReportsMachine
           <Download aria-hidden className="size-4" /> Export CSV
         </Button>
       </div>
-      <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-700" aria-busy={list.loading}>
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">{title}</caption>
-          <thead className="bg-gray-50 text-gray-700 dark:bg-gray-800 dark:text-gray-200">
-            <tr>
-              {columns.map((c) => {
-                const sorted = state.sort.column === c.key ? state.sort.direction : null;
-                const Icon = sorted === 'asc' ? ArrowUp : sorted === 'desc' ? ArrowDown : ArrowUpDown;
-                return (
-                  <th
-                    key={c.key}
-                    scope="col"
-                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
-                    className={cx('px-3 py-2.5', c.numeric && 'text-right')}
-                  >
-                    <AriaButton className={sortButton} onPress={() => actor.send({ type: 'report.sort', column: c.key })}>
-                      {c.label}
-                      <Icon aria-hidden className={cx('size-3.5', !sorted && 'opacity-50')} />
-                    </AriaButton>
-                  </th>
-                );
-              })}
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((row) => (
-              <tr key={row.id} className="border-t border-gray-200 dark:border-gray-700">
-                {columns.map((c) => (
-                  <td key={c.key} className={cx('px-3 py-2.5', c.numeric && 'text-right tabular-nums')}>
-                    {c.cell(row as unknown as Record<string, unknown>)}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {list.loading && list.items.length === 0 && (
-          <div className="flex justify-center p-6">
-            <Spinner label="Loading report" />
-          </div>
-        )}
-        {!list.loading && list.items.length === 0 && (
-          <p className="p-6 text-center text-sm text-gray-700 dark:text-gray-300">{list.error ?? NO_REPORT_DATA}</p>
-        )}
-      </div>
+      <ResponsiveTable
+        frameProps={{ 'aria-busy': list.loading }}
+        footer={
+          <>
+            {list.loading && list.items.length === 0 && (
+              <div className="flex justify-center p-6">
+                <Spinner label="Loading report" />
+              </div>
+            )}
+            {!list.loading && list.items.length === 0 && (
+              <p className="p-6 text-center text-sm text-gray-700 dark:text-gray-300">{list.error ?? NO_REPORT_DATA}</p>
+            )}
+          </>
+        }
+      >
+        <caption className="sr-only">{title}</caption>
+        {/* On a phone the sort buttons stay, as a bar above the cards. */}
+        <TableHead phone="bar">
+          {columns.map((c) => {
+            const sorted = state.sort.column === c.key ? state.sort.direction : null;
+            const Icon = sorted === 'asc' ? ArrowUp : sorted === 'desc' ? ArrowDown : ArrowUpDown;
+            return (
+              <HeaderCell
+                key={c.key}
+                aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
+                className={cx('px-3 py-2.5', c.numeric && 'text-right')}
+              >
+                <AriaButton className={sortButton} onPress={() => actor.send({ type: 'report.sort', column: c.key })}>
+                  {c.label}
+                  <Icon aria-hidden className={cx('size-3.5', !sorted && 'opacity-50')} />
+                </AriaButton>
+              </HeaderCell>
+            );
+          })}
+        </TableHead>
+        <TableBody>
+          {list.items.map((row) => (
+            <Row key={row.id}>
+              {columns.map((c) => (
+                <Cell key={c.key} label={c.label} className={cx('px-3 py-2.5', c.numeric && 'text-right tabular-nums')}>
+                  {c.cell(row as unknown as Record<string, unknown>)}
+                </Cell>
+              ))}
+            </Row>
+          ))}
+        </TableBody>
+      </ResponsiveTable>
       <div className="flex flex-wrap items-end justify-between gap-4">
         <Select
           label="Rows per page"

@@ -9,6 +9,7 @@ import { shallowEqual } from '../../lib/shallow-equal';
 import { Avatar } from '../../ui/avatar';
 import { cx } from '../../ui/cx';
 import { Spinner } from '../../ui/spinner';
+import { Cell, Row, RowHeader } from '../../ui/responsive-table';
 import { Switch } from '../../ui/switch';
 import { hasUnits } from './edit-user-modal';
 
@@ -39,8 +40,8 @@ export function UserRow({ user, admin, departments }: { user: User; admin: Actor
   const active = user.status === 'active';
 
   return (
-    <tr className="border-t border-gray-200 dark:border-gray-700">
-      <th scope="row" className="px-4 py-3 text-left font-normal">
+    <Row>
+      <RowHeader className="font-normal">
         <div className="flex items-center gap-3">
           <Avatar name={user.name} size="sm" />
           <div className="min-w-0">
@@ -48,11 +49,11 @@ export function UserRow({ user, admin, departments }: { user: User; admin: Actor
             <p className="truncate text-xs text-gray-700 dark:text-gray-300">{user.email}</p>
           </div>
         </div>
-      </th>
-      <td className="px-4 py-3">
+      </RowHeader>
+      <Cell label="Role">
         <span className={cx(badge, roleBadge[user.role])}>{roleName[user.role]}</span>
-      </td>
-      <td className="px-4 py-3">
+      </Cell>
+      <Cell label="Verification">
         <span
           className={cx(
             badge,
@@ -63,8 +64,8 @@ export function UserRow({ user, admin, departments }: { user: User; admin: Actor
         >
           {user.verified ? 'Verified' : 'Unverified'}
         </span>
-      </td>
-      <td className="px-4 py-3">
+      </Cell>
+      <Cell label="Status">
         <div className="flex items-center gap-2">
           <Switch
             isSelected={active}
@@ -78,8 +79,8 @@ export function UserRow({ user, admin, departments }: { user: User; admin: Actor
           </Switch>
           {switching && <Spinner className="size-4" label={`Updating status of ${user.name}`} />}
         </div>
-      </td>
-      <td className="px-4 py-3">
+      </Cell>
+      <Cell label="Actions">
         <div className="flex justify-end gap-1">
           {!user.verified && (
             <AriaButton
@@ -101,7 +102,7 @@ export function UserRow({ user, admin, departments }: { user: User; admin: Actor
             <Pencil aria-hidden className="size-4" />
           </AriaButton>
         </div>
-      </td>
-    </tr>
+      </Cell>
+    </Row>
   );
 }

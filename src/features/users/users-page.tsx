@@ -9,6 +9,7 @@ import { useSession } from '../../session/session';
 import { Button, ButtonLink } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
 import { PageTitle } from '../../ui/page-title';
+import { HeaderCell, ResponsiveTable, TableBody, TableHead } from '../../ui/responsive-table';
 import { Pagination } from '../../ui/pagination';
 import { SearchBox } from '../../ui/search-box';
 import { Spinner } from '../../ui/spinner';
@@ -72,32 +73,35 @@ function Users({ meId, role, clientId }: { meId: string; role: User['role']; cli
           </Button>
         </div>
       )}
-      <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-700">
-        <table aria-label="Users" aria-busy={busy} className="w-full text-left text-sm">
-          <thead className="bg-gray-50 text-gray-700 dark:bg-gray-800 dark:text-gray-200">
-            <tr>
-              <th scope="col" className="px-4 py-3 font-semibold">Name</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Role</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Verification</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Status</th>
-              <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((u) => (
-              <UserRow key={u.id} user={u} admin={admin} departments={departments} />
-            ))}
-          </tbody>
-        </table>
-        {busy && list.items.length === 0 && (
-          <div className="flex justify-center p-6">
-            <Spinner label="Loading users" />
-          </div>
-        )}
-        {!busy && !list.error && list.items.length === 0 && (
-          <p className="p-6 text-center text-sm text-gray-700 dark:text-gray-300">No users found</p>
-        )}
-      </div>
+      <ResponsiveTable
+        aria-label="Users"
+        aria-busy={busy}
+        footer={
+          <>
+            {busy && list.items.length === 0 && (
+              <div className="flex justify-center p-6">
+                <Spinner label="Loading users" />
+              </div>
+            )}
+            {!busy && !list.error && list.items.length === 0 && (
+              <p className="p-6 text-center text-sm text-gray-700 dark:text-gray-300">No users found</p>
+            )}
+          </>
+        }
+      >
+        <TableHead>
+          <HeaderCell>Name</HeaderCell>
+          <HeaderCell>Role</HeaderCell>
+          <HeaderCell>Verification</HeaderCell>
+          <HeaderCell>Status</HeaderCell>
+          <HeaderCell className="text-right">Actions</HeaderCell>
+        </TableHead>
+        <TableBody>
+          {list.items.map((u) => (
+            <UserRow key={u.id} user={u} admin={admin} departments={departments} />
+          ))}
+        </TableBody>
+      </ResponsiveTable>
       {list.totalPages > 1 && (
         <Pagination page={list.page} totalPages={list.totalPages} onPageChange={(page) => admin.send({ type: 'users.goTo', page })} />
       )}
