@@ -248,9 +248,9 @@ export interface ConversationCreated {
 }
 
 /**
- * A reply completed (`stream.done`): messageCount 2 = first exchange, start title polling. Not reported after a
- * server-reported error (the server names a conversation only after a complete first reply). A followed reply
- * that completes reports it only with messageCount 2.
+ * A reply ended (`stream.done`, or a server-reported `stream.error`): messageCount 2 = first exchange, start title
+ * polling (the server names a conversation whose first reply failed after its question). A followed reply that
+ * completes reports it only with messageCount 2.
  */
 export interface ExchangeCompleted {
   type: 'exchange.completed';
@@ -732,7 +732,11 @@ export const chatSendMachine = setup({
           { guard: 'hasConversation', target: 'idle', actions: ['completeReply', 'reportExchangeCompleted'] },
           { target: 'idle', actions: 'completeReply' },
         ],
-        'stream.error': { target: 'idle', actions: 'failReplyWithServerError' },
+        // A failed first exchange is still named (from the question, server side): the title is polled for all the same.
+        'stream.error': [
+          { guard: 'hasConversation', target: 'idle', actions: ['failReplyWithServerError', 'reportExchangeCompleted'] },
+          { target: 'idle', actions: 'failReplyWithServerError' },
+        ],
         'stream.failed': { target: 'networkError', actions: { type: 'failReply', params: ({ event }) => ({ phase: event.phase }) } },
         'reply.stop': {
           guard: { type: 'canStop', params: { following: false } },

@@ -288,7 +288,7 @@ function expectedReports(p: Snap | null, e: { type: string } | null, s: Snap): C
     const ev = e as StreamControlEvent;
     if (p.context.conversationId !== ev.conversationId) out.push({ type: 'conversation.created', conversationId: ev.conversationId });
   }
-  if (e.type === 'stream.done' && replying(p) && c.conversationId !== null) {
+  if ((e.type === 'stream.done' || e.type === 'stream.error') && replying(p) && c.conversationId !== null) {
     out.push({ type: 'exchange.completed', conversationId: c.conversationId, messageCount: c.messages.length });
   }
   if (e.type === 'xstate.error.actor.loadMessages') out.push(notice('error', FETCH_MESSAGES_FAILED));
@@ -832,7 +832,20 @@ describe('chat-send (examples)', () => {
     expect(actor.getSnapshot().context).toEqual(before);
   });
 
-  it('server-reported errors: the error marker once, the unknown-error text shown, no exchange.completed', () => {
+  it('a first exchange whose reply failed is still reported completed with 2 messages (its title is polled for)', () => {
+    const { actor, out } = start({ conversationId: null });
+    actor.send({ type: 'message.submit', text: 'Hello', ...options });
+    actor.send({ type: 'stream.control', conversationId: 'c9', messageId: 'a9', userMessageId: 'u9' });
+    actor.send({ type: 'stream.error', errorType: 'llm', message: 'Model unavailable' });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().context.messages.at(-1)!.status).toBe('error');
+    expect(out).toEqual([
+      { type: 'conversation.created', conversationId: 'c9' },
+      { type: 'exchange.completed', conversationId: 'c9', messageCount: 2 },
+    ]);
+  });
+
+  it('server-reported errors: the error marker once, the unknown-error text shown, reported as a later exchange', () => {
     const { actor, out } = start({ conversationId: 'c1' });
     actor.send({ type: 'xstate.done.actor.loadMessages', output: loaded, actorId: 'loadMessages' });
     actor.send({ type: 'message.submit', text: 'Long answer please', ...options });
@@ -841,7 +854,10 @@ describe('chat-send (examples)', () => {
     let s = actor.getSnapshot();
     expect(s.value).toBe('idle');
     expect(s.context.messages.at(-1)).toMatchObject({ content: 'Part one\n\n:::error{type="max-tokens"}\nToken limit reached\n:::', status: 'error' });
-    expect(out).toEqual([]);
+    // Not a first exchange: the screen starts no title poll for it.
+    expect(out).toEqual([{ type: 'exchange.completed', conversationId: 'c1', messageCount: s.context.messages.length }]);
+    expect(s.context.messages.length).toBeGreaterThan(2);
+    out.length = 0;
 
     // The server streams its own marker before the error record: it is not added twice.
     const streamed = `Part two\n\n${errorMarker('llm', UNKNOWN_STREAM_ERROR)}`;
@@ -859,7 +875,7 @@ describe('chat-send (examples)', () => {
     actor.send({ type: 'message.submit', text: 'And again', ...options });
     actor.send({ type: 'stream.error', errorType: 'llm', message: 'Model unavailable' });
     expect(actor.getSnapshot().context.messages.at(-1)!.content).toBe(':::error{type="llm"}\nModel unavailable\n:::');
-    expect(out).toEqual([]);
+    expect(out.every((e) => e.type === 'exchange.completed' && e.messageCount > 2)).toBe(true);
   });
 
   it('editing replaces the text, drops later messages and resends with message_id_to_edit', () => {
