@@ -4,6 +4,7 @@ import {
   assign,
   enqueueActions,
   not,
+  or,
   setup,
   stateIn,
   type DoneActorEvent,
@@ -49,9 +50,14 @@ import { report } from './report';
  *   - `clock`: the spec's stages as timings: `uploading` (UPLOADING_MS) -> `chunking` (CHUNKING_MS) ->
  *     `embedding` (EMBEDDING_MS) -> `saving` (until the work is settled).
  *   The batch ends when the work is settled and `uploading` has shown for at least its 6 s (the overlay never
- *   flashes), and not before: a slow server keeps it in `saving`. The stage shown ({@link uploadStageOf}) is the
+ *   flashes), and not before: a slow server keeps it in `saving`. A batch the server refused outright (every file
+ *   turned away by type, size, quota or rate, or the call itself failed) has nothing to show stages for: it ends
+ *   as soon as the answer is in, with its error (waiting out the clock showed 'Uploading' for 6 s first). Files
+ *   refused beside stored ones are reported at once too; the stored ones go on. The stage shown ({@link uploadStageOf}) is the
  *   clock's, or the server's where it is further along (a document being saved shows 'Saving chunks' even if the
  *   clock is still in its first stage); documents already ready no longer hold the stage back.
+ *   Files added while a batch attaches (picked, dropped or pasted) wait in `queued` and start the next batch as
+ *   soon as this one ends (within the message's limit, counting the listed, attaching and queued files).
  *   At the end the ready documents join the list; 'Document uploaded successfully' / 'Documents uploaded
  *   successfully' for them, 'Failed to upload document' / 'Failed to upload documents' for the others, followed
  *   by the server's reason when it gave one (the 413/415 sentences, a failed ingestion's `error`); in a
@@ -111,10 +117,10 @@ export interface UploadContext {
   files: DocumentView[];
   /** The batch being uploaded (empty when none). */
   batch: File[];
+  /** Files added while a batch attaches: the next batch. */
+  queued: File[];
   /** The batch's stored documents as the server last described them. */
   processing: DocumentView[];
-  /** The batch's files the server refused. */
-  failures: UploadFailure[];
   /** The listed file being deleted (its delete button shows a spinner). */
   deletingDocumentId: string | null;
 }
@@ -200,8 +206,8 @@ const freshContext = (conversationId: string | null): UploadContext => ({
   conversationId,
   files: [],
   batch: [],
+  queued: [],
   processing: [],
-  failures: [],
   deletingDocumentId: null,
 });
 
@@ -242,8 +248,11 @@ export const uploadMachine = setup({
     },
     fitsInMessage: ({ context, event }) => {
       assertEvent(event, 'files.add');
-      return context.files.length + event.files.length <= MAX_DOCUMENTS_PER_MESSAGE;
+      return context.files.length + context.batch.length + context.queued.length + event.files.length <= MAX_DOCUMENTS_PER_MESSAGE;
     },
+    hasQueued: ({ context }) => context.queued.length > 0,
+    /** The batch's work is done and nothing of it was stored: no stage to show, its refusal is due now. */
+    nothingStored: ({ context }) => context.processing.length === 0,
     isListed: ({ context, event }) => {
       assertEvent(event, 'file.delete');
       return context.files.some((f) => f.id === event.id);
@@ -261,20 +270,29 @@ export const uploadMachine = setup({
     }),
     startBatch: assign(({ event }) => {
       assertEvent(event, 'files.add');
-      return { batch: event.files, processing: [], failures: [] };
+      return { batch: event.files, processing: [] };
     }),
-    applyUploads: assign(({ event }) => {
+    queueFiles: assign(({ context, event }) => {
+      assertEvent(event, 'files.add');
+      return { queued: [...context.queued, ...event.files] };
+    }),
+    startQueued: assign(({ context }) => ({ batch: context.queued, queued: [], processing: [] })),
+    /**
+     * The stored files go on to be watched; the refused ones are told at once (the server's answer is final: no
+     * stage the overlay could show would change it).
+     */
+    applyUploads: enqueueActions(({ event, enqueue }) => {
       assertEvent(event, 'xstate.done.actor.uploadFiles');
-      return {
-        processing: event.output.flatMap((o) => (o.document ? [o.document] : [])),
-        failures: event.output.flatMap((o) => (o.document ? [] : [{ name: o.name, detail: o.detail }])),
-      };
+      const failures = event.output.flatMap((o) => (o.document ? [] : [{ name: o.name, detail: o.detail }]));
+      enqueue.assign({ processing: event.output.flatMap((o) => (o.document ? [o.document] : [])) });
+      if (failures.length) enqueue(report(() => notice('error', uploadFailureText(failures))));
     }),
-    /** The upload call itself broke: every file of the batch failed, for the same reason. */
-    failUploads: assign(({ context, event }) => {
+    /** The upload call itself broke: every file of the batch failed, for the same reason, told at once. */
+    failUploads: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'xstate.error.actor.uploadFiles');
       const detail = serverDetailOf(event.error);
-      return { processing: [], failures: context.batch.map((f) => ({ name: f.name, detail })) };
+      enqueue.assign({ processing: [] });
+      enqueue(report(() => notice('error', uploadFailureText(context.batch.map((f) => ({ name: f.name, detail }))))));
     }),
     applyProgress: assign(({ context, event }) => {
       assertEvent(event, 'poll.progress');
@@ -287,11 +305,8 @@ export const uploadMachine = setup({
     /** Ready documents join the list; the rest (failed, or still processing when the poll gave up) are failures. */
     finishBatch: enqueueActions(({ context, enqueue }) => {
       const ready = context.processing.filter((d) => d.status === 'ready');
-      const failures = [
-        ...context.failures,
-        ...context.processing.filter((d) => d.status !== 'ready').map((d) => ({ name: d.filename, detail: d.error })),
-      ];
-      enqueue.assign({ files: [...context.files, ...ready], batch: [], processing: [], failures: [] });
+      const failures = context.processing.filter((d) => d.status !== 'ready').map((d) => ({ name: d.filename, detail: d.error }));
+      enqueue.assign({ files: [...context.files, ...ready], batch: [], processing: [] });
       if (ready.length) enqueue(report(() => notice('success', ready.length === 1 ? DOCUMENT_UPLOADED : DOCUMENTS_UPLOADED)));
       if (failures.length) enqueue(report(() => notice('error', uploadFailureText(failures))));
       if (context.conversationId !== null && context.processing.length) enqueue(reportDocumentsChanged);
@@ -337,6 +352,8 @@ export const uploadMachine = setup({
           states: {
             idle: {
               entry: 'reportAttachments',
+              // Files added during the last batch are the next one.
+              always: { guard: 'hasQueued', target: 'attaching', actions: 'startQueued' },
               on: {
                 'files.add': [
                   { guard: and(['hasFiles', 'fitsInMessage']), target: 'attaching', actions: 'startBatch' },
@@ -348,14 +365,21 @@ export const uploadMachine = setup({
               tags: ['attaching'],
               type: 'parallel',
               entry: 'reportAttachments',
-              // The work is done and 'Uploading' has shown for its time (the clock left its first stage).
+              // The work is done and 'Uploading' has shown for its time (the clock left its first stage), or nothing
+              // was stored (the refusal was told as the answer came).
               always: {
                 guard: and([
                   stateIn({ composer: { batch: { attaching: { work: 'settled' } } } }),
-                  not(stateIn({ composer: { batch: { attaching: { clock: 'uploading' } } } })),
+                  or(['nothingStored', not(stateIn({ composer: { batch: { attaching: { clock: 'uploading' } } } }))]),
                 ]),
                 target: 'idle',
                 actions: 'finishBatch',
+              },
+              on: {
+                'files.add': [
+                  { guard: and(['hasFiles', 'fitsInMessage']), actions: 'queueFiles' },
+                  { guard: 'hasFiles', actions: 'reportTooMany' },
+                ],
               },
               states: {
                 work: {

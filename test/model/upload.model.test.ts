@@ -116,6 +116,8 @@ function eventsFor(s: Snap): Ev[] {
   ];
   const attaching = s.hasTag('attaching');
   // A batch starts beside an idle removal only (the two regions' transitions are independent).
+  // While a batch attaches, more files queue for the next one (or are too many); one queued is enough to follow.
+  if (attaching && s.context.queued.length === 0) events.push({ type: 'files.add', files: ONE }, { type: 'files.add', files: TOO_MANY });
   if (!attaching && !s.hasTag('deleting')) {
     events.push(
       { type: 'files.add', files: ONE },
@@ -159,17 +161,17 @@ const key = (s: Snap) =>
     s.context.conversationId,
     Math.min(s.context.files.length, 2),
     s.context.batch.length,
+    s.context.queued.length,
     statuses(s),
-    s.context.failures.length > 0,
   ]);
 /** The simple paths follow the work and the removal only (the clock's interleavings are the shortest paths' job). */
 const workOf = (s: Snap) => ['sending', 'processing', 'settled'].find((w) => s.matches({ composer: { batch: { attaching: { work: w as 'sending' } } } })) ?? 'idle';
-const simpleKey = (s: Snap) => JSON.stringify([workOf(s), s.hasTag('deleting')]);
+const simpleKey = (s: Snap) => JSON.stringify([workOf(s), s.hasTag('deleting'), s.context.queued.length > 0]);
 
-/** The notices a batch's end shows, given the snapshot before it. */
-function endNotices(p: Snap, processing: DocumentView[], failures: Array<{ name: string; detail: string | null }>): UploadReported[] {
+/** The notices a batch's end shows, given the snapshot before it (refusals were told when the server answered). */
+function endNotices(p: Snap, processing: DocumentView[]): UploadReported[] {
   const ready = processing.filter((d) => d.status === 'ready');
-  const failedToo = [...failures, ...processing.filter((d) => d.status !== 'ready').map((d) => ({ name: d.filename, detail: d.error }))];
+  const failedToo = processing.filter((d) => d.status !== 'ready').map((d) => ({ name: d.filename, detail: d.error }));
   const out: UploadReported[] = [];
   if (ready.length) out.push(notice('success', ready.length === 1 ? DOCUMENT_UPLOADED : DOCUMENTS_UPLOADED));
   if (failedToo.length) out.push(notice('error', uploadFailureText(failedToo)));
@@ -216,14 +218,25 @@ function checkStep(s: Snap, e: { type: string } | null) {
   const notices = fresh.reported.filter((r) => r.type !== 'attachments.changed');
   const type: string = event.type;
   const wasAttaching = p.hasTag('attaching');
-  const ended = wasAttaching && !attaching && event.type !== 'conversation.open';
+  // The batch ended (and the queued files, if any, started the next one in the same step).
+  const ended = wasAttaching && s.context.batch !== p.context.batch && event.type !== 'conversation.open';
 
   if (ended) {
-    // It ended only with the work settled and 'Uploading' over.
+    // It ended only with the work settled and 'Uploading' over, or with nothing stored (refused at once).
     const settledBefore = p.matches({ composer: { batch: { attaching: { work: 'settled' } } } });
     const clockBefore = p.matches({ composer: { batch: { attaching: { clock: 'uploading' } } } });
     expect(settledBefore || event.type.startsWith('xstate.done.actor') || event.type.startsWith('xstate.error.actor')).toBe(true);
-    expect(clockBefore && type !== AFTER.uploading).toBe(false);
+    if (clockBefore && type !== AFTER.uploading) expect(s.context.files).toEqual(p.context.files);
+    // What was queued is the next batch, uploaded at once.
+    if (p.context.queued.length) {
+      expect(attaching).toBe(true);
+      expect(s.context.batch).toEqual(p.context.queued);
+      expect(s.context.queued).toEqual([]);
+      expect(fresh.uploads).toEqual([{ conversationId: p.context.conversationId, files: p.context.queued }]);
+      expect(uploadStageOf(s)).toBe('Uploading');
+    } else expect(attaching).toBe(false);
+  } else if (event.type !== 'conversation.open' && event.type !== 'files.add') {
+    expect(s.context.queued).toEqual(p.context.queued);
   }
 
   switch (event.type) {
@@ -244,9 +257,16 @@ function checkStep(s: Snap, e: { type: string } | null) {
       if (event.files.length === 0) {
         expect(fresh.reported).toEqual([]);
         expect(s.value).toEqual(p.value);
-      } else if (p.context.files.length + event.files.length > MAX_DOCUMENTS_PER_MESSAGE) {
+      } else if (p.context.files.length + p.context.batch.length + p.context.queued.length + event.files.length > MAX_DOCUMENTS_PER_MESSAGE) {
         expect(fresh.reported).toEqual([notice('error', tooManyFiles(MAX_DOCUMENTS_PER_MESSAGE))]);
-        expect(attaching).toBe(false);
+        expect(attaching).toBe(wasAttaching);
+        expect(s.context.queued).toEqual(p.context.queued);
+      } else if (wasAttaching) {
+        // Taken for the next batch: nothing is uploaded yet, the batch under way goes on.
+        expect(s.context.queued).toEqual([...p.context.queued, ...event.files]);
+        expect(s.context.batch).toBe(p.context.batch);
+        expect(fresh.uploads).toEqual([]);
+        expect(fresh.reported).toEqual([]);
       } else {
         expect(attaching).toBe(true);
         expect(fresh.uploads).toEqual([{ conversationId: p.context.conversationId, files: event.files }]);
@@ -282,10 +302,14 @@ function checkStep(s: Snap, e: { type: string } | null) {
     case 'xstate.done.actor.uploadFiles': {
       const outcomes = (event as unknown as { output: UploadOutcome[] }).output;
       const docs = outcomes.flatMap((o) => (o.document ? [o.document] : []));
+      const refusedNow = outcomes.filter((o) => !o.document).map((o) => ({ name: o.name, detail: o.detail }));
+      // The refusals are told as the answer comes, whatever the clock shows.
+      const told: UploadReported[] = refusedNow.length ? [notice('error', uploadFailureText(refusedNow))] : [];
+      if (docs.length === 0) expect(ended).toBe(true);
       if (ended) {
-        expect(notices).toEqual(endNotices(p, docs, outcomes.filter((o) => !o.document)));
+        expect(notices).toEqual([...told, ...endNotices(p, docs)]);
       } else {
-        expect(notices).toEqual([]);
+        expect(notices).toEqual(told);
         expect(s.context.processing).toEqual(docs);
       }
       // Something to watch: the poll runs for the documents still processing.
@@ -293,11 +317,11 @@ function checkStep(s: Snap, e: { type: string } | null) {
       break;
     }
     case 'xstate.error.actor.uploadFiles':
-      if (ended) {
-        expect(notices).toEqual([
-          notice('error', uploadFailureText(p.context.batch.map((f) => ({ name: f.name, detail: 'The file is larger than the 25 MB upload limit.' })))),
-        ]);
-      } else expect(notices).toEqual([]);
+      // Nothing stored: the batch ends at once with the reason.
+      expect(ended).toBe(true);
+      expect(notices).toEqual([
+        notice('error', uploadFailureText(p.context.batch.map((f) => ({ name: f.name, detail: 'The file is larger than the 25 MB upload limit.' })))),
+      ]);
       break;
     case 'poll.progress':
       expect(s.context.processing.map((d) => d.status)).toEqual(p.context.processing.map(() => 'saving'));
@@ -307,17 +331,17 @@ function checkStep(s: Snap, e: { type: string } | null) {
       break;
     case 'xstate.done.actor.watch': {
       const output = (event as unknown as { output: PollOutput<DocumentView[]> }).output;
-      if (ended) expect(notices).toEqual(endNotices(p, output.value!, p.context.failures));
+      if (ended) expect(notices).toEqual(endNotices(p, output.value!));
       else expect(notices).toEqual([]);
       break;
     }
     case 'xstate.error.actor.watch':
-      if (ended) expect(notices).toEqual(endNotices(p, p.context.processing, p.context.failures));
+      if (ended) expect(notices).toEqual(endNotices(p, p.context.processing));
       else expect(notices).toEqual([]);
       break;
     default:
       if (type === AFTER.uploading && ended) {
-        expect(notices).toEqual(endNotices(p, p.context.processing, p.context.failures));
+        expect(notices).toEqual(endNotices(p, p.context.processing));
       } else {
         expect(notices).toEqual([]);
       }
@@ -445,6 +469,66 @@ describe('upload (examples)', () => {
       expect(uploadStageOf(actor.getSnapshot())).toBeNull();
       expect(actor.getSnapshot().context.files.map((f) => f.id)).toEqual(['d1']);
       expect(notices).toEqual([notice('success', DOCUMENT_UPLOADED)]);
+      actor.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a batch the server refused says why at once, without showing Uploading for 6 s first', () => {
+    vi.useFakeTimers();
+    try {
+      const actor = createActor(
+        uploadMachine.provide({ actors: { uploadFiles: pendingActor<UploadOutcome[], UploadFilesInput>() } }),
+        { input: { conversationId: null } },
+      );
+      const notices: Notice[] = [];
+      actor.on('notice.show', (n) => notices.push(n));
+      actor.start();
+      actor.send({ type: 'files.add', files: ONE });
+      actor.send(done('uploadFiles', [{ name: 'notes.txt', document: null, detail: UPLOAD_TYPE_REFUSED }]));
+      // No time passed: the overlay is gone and the reason is shown.
+      expect(uploadStageOf(actor.getSnapshot())).toBeNull();
+      expect(notices).toEqual([notice('error', `${DOCUMENT_UPLOAD_FAILED}: ${UPLOAD_TYPE_REFUSED}`)]);
+      // A refused call (429 for the whole batch) too.
+      actor.send({ type: 'files.add', files: TWO });
+      actor.send(failed('uploadFiles', loadFailure('HTTP 429', 'Too many uploads. Please try again in 1 minute.')));
+      expect(uploadStageOf(actor.getSnapshot())).toBeNull();
+      expect(notices.at(-1)?.text).toBe(`${DOCUMENTS_UPLOAD_FAILED}: report.pdf, photo.png: Too many uploads. Please try again in 1 minute.`);
+      // One refused beside one stored: the refusal now, the stored one goes on through its stages.
+      actor.send({ type: 'files.add', files: TWO });
+      actor.send(
+        done('uploadFiles', [
+          { name: 'report.pdf', document: null, detail: UPLOAD_TYPE_REFUSED },
+          { name: 'photo.png', document: view('d1', 'photo.png', 'ready', null), detail: null },
+        ]),
+      );
+      expect(notices.at(-1)?.text).toBe(`${DOCUMENT_UPLOAD_FAILED}: ${UPLOAD_TYPE_REFUSED}`);
+      expect(uploadStageOf(actor.getSnapshot())).toBe('Uploading');
+      actor.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('files added while a batch attaches are queued and upload as the next batch', async () => {
+    vi.useFakeTimers();
+    try {
+      const inputs: UploadFilesInput[] = [];
+      const actor = createActor(
+        uploadMachine.provide({ actors: { uploadFiles: pendingActor<UploadOutcome[], UploadFilesInput>((i) => inputs.push(i)) } }),
+        { input: { conversationId: null } },
+      ).start();
+      actor.send({ type: 'files.add', files: ONE });
+      expect(actor.getSnapshot().can({ type: 'files.add', files: TWO })).toBe(true);
+      actor.send({ type: 'files.add', files: TWO });
+      expect(inputs.map((i) => i.files.map((f) => f.name))).toEqual([['notes.txt']]);
+      actor.send(done('uploadFiles', [{ name: 'notes.txt', document: view('d1', 'notes.txt', 'ready', null), detail: null }]));
+      await vi.advanceTimersByTimeAsync(UPLOADING_MS);
+      // The first is listed and the queued two are on their way.
+      expect(actor.getSnapshot().context.files.map((f) => f.id)).toEqual(['d1']);
+      expect(inputs.map((i) => i.files.map((f) => f.name))).toEqual([['notes.txt'], ['report.pdf', 'photo.png']]);
+      expect(uploadStageOf(actor.getSnapshot())).toBe('Uploading');
       actor.stop();
     } finally {
       vi.useRealTimers();
