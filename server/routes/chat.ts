@@ -14,6 +14,7 @@ import {
   replyStopResult,
   sendMessageRequest,
 } from '../../contract/chat';
+import { CONVERSATION_EXPORT_PATH, conversationExportQuery } from '../../contract/chat-export';
 import { messageOnly, successEnvelope } from '../../contract/envelope';
 import { idParams } from '../../contract/fields';
 import type { AppContext } from '../context';
@@ -30,6 +31,8 @@ import {
   renameConversation,
   searchConversations,
 } from '../services/chat';
+import { exportConversation } from '../services/conversation-export';
+import { contentDisposition } from '../services/documents-download';
 import { stopReply } from '../services/reply-stops';
 import { startSend } from '../services/send-message';
 import { moment } from '../services/chat-stream';
@@ -119,6 +122,35 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
       },
     },
     async (request) => ok(await readConversationMessages(ctx.db, currentUser(request).id, request.params.id, 'recent', ctx.config.publicUrl)),
+  );
+
+  api.get(
+    CONVERSATION_EXPORT_PATH,
+    {
+      onRequest: auth,
+      schema: {
+        summary: 'My conversation as a Markdown file',
+        description:
+          'The title, the documents attached, and every message (all of them, not a page) with its author and time, ' +
+          'as an attachment named after the title. Times are in `time_zone` (an IANA name), else UTC. Another ' +
+          "person's conversation is 404.",
+        tags,
+        params: idParams,
+        querystring: conversationExportQuery,
+        response: {
+          200: { description: 'The conversation as Markdown', content: { 'text/markdown': { schema: z.string().describe('Markdown') } } },
+          ...errorResponses(400, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { fileName, markdown } = await exportConversation(ctx.db, currentUser(request), request.params.id, request.query.time_zone);
+      return reply
+        .header('content-type', 'text/markdown; charset=utf-8')
+        .header('content-disposition', contentDisposition('attachment', fileName))
+        .header('x-content-type-options', 'nosniff')
+        .send(markdown);
+    },
   );
 
   api.delete(

@@ -1,7 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button as AriaButton } from 'react-aria-components/Button';
-import { FileText, History, Lightbulb, Menu, PanelLeftOpen, Share2, SquarePen } from 'lucide-react';
+import { useSearchParams } from 'react-router-dom';
+import { FileDown, FileText, History, Lightbulb, Menu, PanelLeftOpen, Share2, SquarePen } from 'lucide-react';
 import { documentsLabel } from '../../../machines/conversation-documents.machine';
+import { exportConversationMarkdown } from '../../lib/conversation-export';
 import { cx } from '../../ui/cx';
 import { Tooltip } from '../../ui/tooltip';
 
@@ -39,6 +41,8 @@ export function ChatHeader({
   const documentsText = documentsLabel(documentsCount);
   // Which modal is open is this view's own: the tips list is a self-contained pager, nothing else reads it.
   const [tipsOpen, setTipsOpen] = useState(false);
+  // The open conversation, as the page reads it (?id=); a new chat has nothing to export yet.
+  const conversationId = useSearchParams()[0].get('id');
   return (
     <header className="flex h-14 shrink-0 items-center gap-1 border-b border-gray-300 px-2 dark:border-gray-700">
       {isUserRole && (
@@ -66,6 +70,13 @@ export function ChatHeader({
           <span className="hidden sm:inline">{documentsText}</span>
         </AriaButton>
       </Tooltip>
+      {conversationId && (
+        <Tooltip content="Export as Markdown">
+          <AriaButton aria-label="Export as Markdown" onPress={() => void exportConversationMarkdown(conversationId)} className={iconButton}>
+            <FileDown aria-hidden className="size-4" />
+          </AriaButton>
+        </Tooltip>
+      )}
       <Tooltip content="New chat">
         <AriaButton aria-label="New chat" onPress={onNewChat} className={cx(iconButton, 'md:hidden')}>
           <SquarePen aria-hidden className="size-5" />
