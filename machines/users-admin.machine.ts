@@ -28,6 +28,9 @@ import { report } from './report';
  * - `switching` (tag `busy`, invokes `switchStatus` with the opposite status): the row changes only when the server
  *   says so (the server's copy goes into the list); a failure leaves the row as it was. A person's own row is never
  *   switched (guard `notOwnRow`; the server refuses too, the view asks `can()`).
+ * - `confirmingDeactivation`: switching an active person off first asks (it ends their access at once; a slip of
+ *   the finger on a phone's list should not): `deactivation.confirm` goes on to `switching`, `deactivation.cancel`
+ *   back to `browsing` with nothing sent. Switching an inactive person on needs no confirmation.
  * - `editing` (the Edit User dialog) -> `saving` (tag `busy`, invokes `save`) -> `browsing` with the server's copy
  *   in the list, or back to `editing` with the server's sentence else the spec's, keeping what was typed. Update
  *   needs a department (guard `hasDepartment`, so `can()` disables the button); the name is checked before any call.
@@ -78,8 +81,15 @@ export interface UsersAdminInput {
   meId: string;
 }
 
+/** The person whose deactivation waits for the admin's confirmation (their name is the dialog's). */
+export interface PendingDeactivation {
+  userId: string;
+  name: string;
+}
+
 export interface UsersAdminContext {
   meId: string;
+  deactivating: PendingDeactivation | null;
   draft: UserDraft | null;
   nameError: string | null;
   switching: StatusChange | null;
@@ -91,7 +101,10 @@ export type UsersAdminEvent =
   | { type: 'users.filter'; status: StatusFilter }
   | { type: 'users.goTo'; page: number }
   | { type: 'users.retry' }
-  | { type: 'user.switchStatus'; userId: string; status: User['status'] }
+  /** `name`: the person's, for the deactivation's confirmation. */
+  | { type: 'user.switchStatus'; userId: string; status: User['status']; name?: string }
+  | { type: 'deactivation.confirm' }
+  | { type: 'deactivation.cancel' }
   | { type: 'user.resend'; userId: string }
   /** `unitRequired`: the person's department has units (absent: it has none, or they have no department). */
   | { type: 'user.edit'; user: Pick<User, 'id' | 'email' | 'name' | 'role' | 'department_id' | 'unit_id'>; unitRequired?: boolean }
@@ -151,6 +164,11 @@ export const usersAdminMachine = setup({
       assertEvent(event, 'user.switchStatus');
       return event.userId !== context.meId;
     },
+    /** The switch would turn an active person off. */
+    isDeactivation: ({ event }) => {
+      assertEvent(event, 'user.switchStatus');
+      return event.status === 'active';
+    },
     hasDepartment: ({ context }) => context.draft?.departmentId != null,
     /** Update needs a department, and a unit when the department has any. */
     placementComplete: ({ context }) =>
@@ -178,7 +196,7 @@ export const usersAdminMachine = setup({
   },
 }).createMachine({
   id: 'usersAdmin',
-  context: ({ input }) => ({ meId: input.meId, ...closed, switching: null, resendingFor: null }),
+  context: ({ input }) => ({ meId: input.meId, ...closed, switching: null, resendingFor: null, deactivating: null }),
   invoke: { id: 'list', src: 'list', input: userListInput },
   initial: 'browsing',
   on: {
@@ -196,11 +214,18 @@ export const usersAdminMachine = setup({
   states: {
     browsing: {
       on: {
-        'user.switchStatus': {
-          guard: 'notOwnRow',
-          target: 'switching',
-          actions: assign(({ event }) => ({ switching: { userId: event.userId, status: oppositeStatus(event.status) } })),
-        },
+        'user.switchStatus': [
+          {
+            guard: and(['notOwnRow', 'isDeactivation']),
+            target: 'confirmingDeactivation',
+            actions: assign(({ event }) => ({ deactivating: { userId: event.userId, name: event.name ?? '' } })),
+          },
+          {
+            guard: 'notOwnRow',
+            target: 'switching',
+            actions: assign(({ event }) => ({ switching: { userId: event.userId, status: oppositeStatus(event.status) } })),
+          },
+        ],
         'user.resend': { target: 'resending', actions: assign(({ event }) => ({ resendingFor: event.userId })) },
         'user.edit': {
           target: 'editing',
@@ -219,6 +244,19 @@ export const usersAdminMachine = setup({
             nameError: null,
           })),
         },
+      },
+    },
+    confirmingDeactivation: {
+      description: 'The Deactivate User dialog is open: nothing is sent until the admin confirms.',
+      on: {
+        'deactivation.confirm': {
+          target: 'switching',
+          actions: assign(({ context }) => ({
+            switching: { userId: context.deactivating!.userId, status: 'inactive' as const },
+            deactivating: null,
+          })),
+        },
+        'deactivation.cancel': { target: 'browsing', actions: assign({ deactivating: null }) },
       },
     },
     switching: {

@@ -87,15 +87,32 @@ test.describe('users', () => {
         await expect(statusSwitch(page, p.name)).toBeChecked();
       }
 
+      // Switching someone off asks first: Cancel sends nothing and leaves the row as it was.
+      let sent = 0;
+      const countSwitches = (request: import('@playwright/test').Request) => void (STATUS(new URL(request.url())) && sent++);
+      page.on('request', countSwitches);
+      await toggle(page, alpha.name);
+      const confirm = page.getByRole('alertdialog', { name: 'Deactivate User' });
+      await expect(confirm).toContainText(`${alpha.name} will no longer be able to sign in or use Tanya`);
+      await expectNoAxeViolationsLightAndDark(page);
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      await expect(confirm).toHaveCount(0);
+      await expect(statusSwitch(page, alpha.name)).toBeChecked();
+      expect(sent).toBe(0);
+      expect((await api.get(alpha)).status).toBe('active');
+      page.off('request', countSwitches);
+
       // A switch whose connection drops leaves the row as it was, with the spec's toast.
       await page.route(STATUS, (route) => route.abort('connectionfailed'));
       await toggle(page, alpha.name);
+      await confirm.getByRole('button', { name: 'Deactivate' }).click();
       await closeToast(page, USER_STATUS_UPDATE_FAILED);
       await expect(statusSwitch(page, alpha.name)).toBeChecked();
       await page.unroute(STATUS);
 
       // Alpha switched off: only after the server agrees; it lasts a reload.
       await toggle(page, alpha.name);
+      await confirm.getByRole('button', { name: 'Deactivate' }).click();
       await closeToast(page, USER_STATUS_UPDATED);
       await expect(statusSwitch(page, alpha.name)).not.toBeChecked();
       await expect(row(page, alpha.email)).toContainText('Inactive');
@@ -114,7 +131,9 @@ test.describe('users', () => {
       await expect(heading(page)).toBeVisible();
       await search(page, word);
       await expect(statusSwitch(page, alpha.name)).not.toBeChecked();
+      // Switching someone on needs no confirmation.
       await toggle(page, alpha.name);
+      await expect(confirm).toHaveCount(0);
       await closeToast(page, USER_STATUS_UPDATED);
       await expect(statusSwitch(page, alpha.name)).toBeChecked();
       expect((await api.get(alpha)).status).toBe('active');

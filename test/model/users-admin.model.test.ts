@@ -59,7 +59,7 @@ let saves: SaveUserRequest[] = [];
 let switches: StatusChange[] = [];
 let resends: { userId: string }[] = [];
 let emitted: Notice[] = [];
-let seen = { list: 0, emitted: 0 };
+let seen = { list: 0, emitted: 0, switches: 0 };
 let prev: Snap | null = null;
 
 const testMachine = () =>
@@ -87,9 +87,11 @@ function eventsFor(s: Snap): Ev[] {
   if (s.matches('browsing')) {
     return [
       ...always,
-      { type: 'user.switchStatus', userId: other.id, status: 'active' },
-      { type: 'user.switchStatus', userId: ME, status: 'active' },
+      { type: 'user.switchStatus', userId: other.id, status: 'active', name: other.name },
+      { type: 'user.switchStatus', userId: other.id, status: 'inactive', name: other.name },
+      { type: 'user.switchStatus', userId: ME, status: 'active', name: self.name },
       { type: 'user.resend', userId: other.id },
+      { type: 'deactivation.confirm' },
       { type: 'user.edit', user: other },
       { type: 'user.edit', user: self },
       { type: 'form.submit' },
@@ -109,6 +111,15 @@ function eventsFor(s: Snap): Ev[] {
       { type: 'form.submit' },
       { type: 'form.cancel' },
       { type: 'user.switchStatus', userId: other.id, status: 'active' },
+    ];
+  }
+  if (s.matches('confirmingDeactivation')) {
+    return [
+      ...always,
+      { type: 'deactivation.confirm' },
+      { type: 'deactivation.cancel' },
+      { type: 'user.edit', user: other },
+      { type: 'user.switchStatus', userId: other.id, status: 'inactive', name: other.name },
     ];
   }
   if (s.matches('saving')) {
@@ -140,14 +151,17 @@ const placed = (s: Snap) => s.context.draft!.departmentId !== null && (!s.contex
 function checkStep(s: Snap, e: { type: string } | null) {
   const p = prev;
   const event = e as ({ type: string; error?: unknown } & Record<string, unknown>) | null;
-  const fresh = { list: toList.slice(seen.list), emitted: emitted.slice(seen.emitted) };
-  seen = { list: toList.length, emitted: emitted.length };
+  const fresh = { list: toList.slice(seen.list), emitted: emitted.slice(seen.emitted), switches: switches.slice(seen.switches) };
+  seen = { list: toList.length, emitted: emitted.length, switches: switches.length };
 
   expect(listInputs).toEqual([userListInput]);
   expect(s.hasTag('busy')).toBe(s.matches('saving') || s.matches('switching') || s.matches('resending'));
   expect(s.context.draft !== null).toBe(s.matches('editing') || s.matches('saving'));
   expect(s.context.switching !== null).toBe(s.matches('switching'));
   expect(s.context.resendingFor !== null).toBe(s.matches('resending'));
+  expect(s.context.deactivating !== null).toBe(s.matches('confirmingDeactivation'));
+  // Nothing is sent while the deactivation waits for its confirmation, nor when it is cancelled.
+  if (s.matches('confirmingDeactivation') || event?.type === 'deactivation.cancel') expect(fresh.switches).toEqual([]);
   // The view disables one's own switch and Update without a department by asking the machine.
   if (s.matches('browsing')) {
     expect(s.can({ type: 'user.switchStatus', userId: ME, status: 'active' })).toBe(false);
@@ -180,8 +194,19 @@ function checkStep(s: Snap, e: { type: string } | null) {
       if (p!.matches('browsing')) {
         // The opposite of what the row shows, and never one's own row.
         if (event.userId === ME) expect(s.matches('browsing')).toBe(true);
-        else expect(s.context.switching).toEqual({ userId: other.id, status: oppositeStatus(event.status as User['status']) });
+        // Switching an active person off asks first; switching an inactive one on does not.
+        else if (event.status === 'active') {
+          expect(s.matches('confirmingDeactivation')).toBe(true);
+          expect(s.context.deactivating).toEqual({ userId: other.id, name: other.name });
+        } else expect(s.context.switching).toEqual({ userId: other.id, status: oppositeStatus(event.status as User['status']) });
       }
+      break;
+    case 'deactivation.confirm':
+      if (p!.matches('confirmingDeactivation')) expect(s.context.switching).toEqual({ userId: other.id, status: 'inactive' });
+      else expect(s.value).toEqual(p!.value);
+      break;
+    case 'deactivation.cancel':
+      expect(s.matches('browsing')).toBe(true);
       break;
     case 'user.edit':
       if (p!.matches('browsing')) {
@@ -251,7 +276,7 @@ runModelTest({
     switches = [];
     resends = [];
     emitted = [];
-    seen = { list: 0, emitted: 0 };
+    seen = { list: 0, emitted: 0, switches: 0 };
     prev = null;
     actor.on('*', (ev) => emitted.push(ev as Notice));
   },
@@ -260,7 +285,7 @@ runModelTest({
   key: (s) => JSON.stringify([s.value, draftKey(s), s.context.nameError]),
   simpleKey: (s) => JSON.stringify([s.value, s.context.draft?.own ?? null, s.context.draft ? s.context.draft.departmentId !== null : null]),
   edgeKeys: true,
-  checks: { browsing: checkStep, editing: checkStep, saving: checkStep, switching: checkStep, resending: checkStep },
+  checks: { browsing: checkStep, confirmingDeactivation: checkStep, editing: checkStep, saving: checkStep, switching: checkStep, resending: checkStep },
 });
 
 describe('users admin (examples)', () => {
@@ -289,6 +314,26 @@ describe('users admin (examples)', () => {
     expect(actor.getSnapshot().can({ type: 'form.submit' })).toBe(true);
     actor.send({ type: 'field.department', departmentId: 'd2' });
     expect(actor.getSnapshot().can({ type: 'form.submit' })).toBe(true);
+    actor.stop();
+  });
+
+  it('asks before switching an active person off, and sends nothing when the admin cancels', () => {
+    switches = [];
+    const actor = createActor(testMachine(), { input: { meId: ME } }).start();
+    actor.send({ type: 'user.switchStatus', userId: other.id, status: 'active', name: other.name });
+    expect(actor.getSnapshot().value).toBe('confirmingDeactivation');
+    expect(actor.getSnapshot().context.deactivating).toEqual({ userId: other.id, name: 'Nur Aina' });
+    actor.send({ type: 'deactivation.cancel' });
+    expect(actor.getSnapshot().value).toBe('browsing');
+    expect(switches).toEqual([]);
+    actor.send({ type: 'user.switchStatus', userId: other.id, status: 'active', name: other.name });
+    actor.send({ type: 'deactivation.confirm' });
+    expect(switches).toEqual([{ userId: other.id, status: 'inactive' }]);
+    actor.send({ type: 'xstate.done.actor.switchStatus', output: serverCopy, actorId: 'switchStatus' } as never);
+    // Switching an inactive person on needs no confirmation.
+    actor.send({ type: 'user.switchStatus', userId: other.id, status: 'inactive', name: other.name });
+    expect(actor.getSnapshot().value).toBe('switching');
+    expect(switches.at(-1)).toEqual({ userId: other.id, status: 'active' });
     actor.stop();
   });
 

@@ -70,7 +70,7 @@ export function UserRow({ user, admin, departments }: { user: User; admin: Actor
           <Switch
             isSelected={active}
             isDisabled={!canSwitch}
-            onChange={() => admin.send({ type: 'user.switchStatus', userId: user.id, status: user.status })}
+            onChange={() => admin.send({ type: 'user.switchStatus', userId: user.id, status: user.status, name: user.name })}
           >
             <span className="sr-only">{`Status of ${user.name}`}</span>
             <span aria-hidden="true" className="w-14 text-xs text-gray-700 dark:text-gray-300">

@@ -14,6 +14,7 @@ import { Pagination } from '../../ui/pagination';
 import { SearchBox } from '../../ui/search-box';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
+import { DeactivateUserDialog } from './deactivate-user-dialog';
 import { EditUserModal } from './edit-user-modal';
 import { StatusFilterChips } from './status-filter';
 import { UserRow } from './user-row';
@@ -106,6 +107,7 @@ function Users({ meId, role, clientId }: { meId: string; role: User['role']; cli
         <Pagination page={list.page} totalPages={list.totalPages} onPageChange={(page) => admin.send({ type: 'users.goTo', page })} />
       )}
       <EditUserModal admin={admin} departments={departments} />
+      <DeactivateUserDialog admin={admin} />
     </div>
   );
 }

@@ -58,6 +58,12 @@ export class UsersApi {
     return found!;
   }
 
+  /** PATCH /users/{id}/status: puts one of the test's people in a status before a step that needs it. */
+  async setStatus(user: User, status: User['status']) {
+    const res = await this.request.patch(`/api/v1/users/${user.id}/status`, { headers: this.headers, params: { status } });
+    expect(res.status()).toBe(200);
+  }
+
   async cleanUp() {
     for (const p of this.people) {
       const res = await this.request.patch(`/api/v1/users/${p.id}/status`, { headers: this.headers, params: { status: 'inactive' } });

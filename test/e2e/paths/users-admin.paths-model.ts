@@ -23,7 +23,7 @@ const self = { id: ME, name: 'Admin', email: 'admin@example.test', role: 'admin'
 
 /**
  * The person, on /users: searches (the test's word), filters (Active, All), goes to page 2, switches u1's status
- * (the test's first person) or tries their own (disabled), resends u2's verification e-mail (u2 is never switched
+ * (the test's first person: off, which asks first and is confirmed or cancelled, or on) or tries their own (disabled), resends u2's verification e-mail (u2 is never switched
  * off: the server refuses to mail an inactive person), opens Edit user for u1 or for themself. In the dialog for u1:
  * types a name of each kind, picks Admin, the test's department, then a unit (the Unit select is enabled only once a
  * department is chosen), Update (only enabled with a department), Cancel. In their own dialog the Role select is
@@ -43,7 +43,9 @@ function eventsFor(s: Snap): Step[] {
         { type: 'users.goTo', page: 2 },
         { type: 'users.retry' },
         { ...notice('error', USERS_FETCH_FAILED) },
-        { type: 'user.switchStatus', userId: 'u1', status: 'active' },
+        // Switching u1 off (the row shows them active: a confirmation first) or on (inactive: at once).
+        { type: 'user.switchStatus', userId: 'u1', status: 'active', name: 'Alpha' },
+        { type: 'user.switchStatus', userId: 'u1', status: 'inactive', name: 'Alpha' },
         { type: 'user.switchStatus', userId: ME, status: 'active' },
         { type: 'user.resend', userId: 'u2' },
         { type: 'user.edit', user: person },
@@ -65,6 +67,8 @@ function eventsFor(s: Snap): Step[] {
         { type: 'xstate.done.actor.save', output: person, actorId: 'save' },
         { type: 'xstate.error.actor.save', error: loadFailure('Network Error', null), actorId: 'save' },
       ];
+    case 'confirmingDeactivation':
+      return [{ type: 'deactivation.confirm' }, { type: 'deactivation.cancel' }];
     case 'switching':
       return [
         { type: 'xstate.done.actor.switchStatus', output: person, actorId: 'switchStatus' },

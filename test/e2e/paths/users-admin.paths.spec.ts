@@ -44,6 +44,7 @@ const rowHeaders = (page: Page) => page.getByRole('table', { name: 'Users' }).ge
 const row = (page: Page, email: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader').filter({ hasText: email }) });
 const chip = (page: Page, name: string) => page.getByRole('radiogroup', { name: 'Filter by status' }).getByRole('radio', { name, exact: true });
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Edit User' });
+const confirmDialog = (page: Page) => page.getByRole('alertdialog', { name: 'Deactivate User' });
 const toast = (page: Page, text: string) => page.getByRole('alertdialog', { name: text });
 const banner = (page: Page) => page.getByRole('main').getByRole('alert').filter({ hasText: USERS_FETCH_FAILED });
 
@@ -229,12 +230,43 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
         await searchOwn(run);
         return;
       }
-      if (next?.type === 'xstate.error.actor.switchStatus') await page.route(STATUS, (route) => route.abort('connectionfailed'));
+      // The model's event names the status the row shows: u1 is put in it first (through the API), and the list read
+      // again from the start when u1 is not on it (another page, or filtered out).
+      const shows = event.status as User['status'];
+      if (u1(run).status !== shows || !run.shown.includes(u1(run).id)) {
+        if (u1(run).status !== shows) await run.api.setStatus(u1(run), shows);
+        u1(run).status = shows;
+        await page.reload();
+        await expect(heading(page)).toBeVisible();
+        run.filter = 'all';
+        await searchOwn(run);
+      }
+      const deactivating = shows === 'active';
+      if (!deactivating && next?.type === 'xstate.error.actor.switchStatus') await page.route(STATUS, (route) => route.abort('connectionfailed'));
       await toggle(page, u1(run));
-      if (!next) await perform(run, { type: 'xstate.done.actor.switchStatus' }, undefined);
+      if (deactivating) {
+        // Switching someone off asks first; nothing is sent before the admin confirms.
+        await expect(confirmDialog(page)).toBeVisible();
+        await expect(confirmDialog(page)).toContainText(`${u1(run).name} will no longer be able to sign in`);
+        await expectList(run);
+        if (!next) await perform(run, { type: 'deactivation.cancel' }, undefined);
+      } else if (!next) await perform(run, { type: 'xstate.done.actor.switchStatus' }, undefined);
       return;
     }
+    case 'deactivation.confirm':
+      if (next?.type === 'xstate.error.actor.switchStatus') await page.route(STATUS, (route) => route.abort('connectionfailed'));
+      await confirmDialog(page).getByRole('button', { name: 'Deactivate' }).click();
+      if (!next) await perform(run, { type: 'xstate.done.actor.switchStatus' }, undefined);
+      return;
+    case 'deactivation.cancel':
+      await confirmDialog(page).getByRole('button', { name: 'Cancel' }).click();
+      await expect(confirmDialog(page)).toHaveCount(0);
+      // The row stays as it was, and so does the server's copy.
+      await expectList(run);
+      expect((await run.api.get(u1(run))).status).toBe(u1(run).status);
+      return;
     case 'xstate.done.actor.switchStatus':
+      await expect(confirmDialog(page)).toHaveCount(0);
       await expectToast(page, USER_STATUS_UPDATED);
       u1(run).status = u1(run).status === 'active' ? 'inactive' : 'active';
       await expectList(run);
@@ -347,11 +379,13 @@ const stepName = (e: Step) =>
     ? `${e.type}(${e.kind as string})`
     : e.type === 'user.edit'
       ? `${e.type}(${(e.user as { id: string }).id})`
-      : e.type === 'user.switchStatus' || e.type === 'user.resend'
-        ? `${e.type}(${e.userId as string})`
-        : e.type === 'users.filter'
-          ? `${e.type}(${e.status as string})`
-          : e.type;
+      : e.type === 'user.switchStatus'
+        ? `${e.type}(${e.userId as string}${e.userId === 'u1' ? (e.status === 'active' ? ', off' : ', on') : ''})`
+        : e.type === 'user.resend'
+          ? `${e.type}(${e.userId as string})`
+          : e.type === 'users.filter'
+            ? `${e.type}(${e.status as string})`
+            : e.type;
 
 test.describe('users-admin paths (generated from machines/users-admin.machine.ts)', () => {
   test.afterAll(() => {
