@@ -8,10 +8,14 @@ export const paths = {
   logout: '/auth/logout',
   requestResetPassword: '/auth/request-reset-password',
   resetPassword: '/auth/reset-password',
+  /** Whether a reset link still works, asked before the password is typed. */
+  resetPasswordCheck: '/auth/reset-password/check',
   microsoftSso: '/auth/social/microsoft/',
   register: '/auth/register',
   resendActivation: '/auth/resend-activation',
   activate: '/auth/activate',
+  /** Whether an activation link still works, asked before the password is typed. */
+  activateCheck: '/auth/activate/check',
   me: '/users/me',
   updateProfile: '/users/me/update-profile',
   users: '/users/',

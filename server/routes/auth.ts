@@ -10,11 +10,13 @@ import {
   resetPasswordRequest,
 } from '../../contract/auth';
 import { messageOnly, successEnvelope } from '../../contract/envelope';
+import { LINK_VALID, resetLinkCheckRequest } from '../../contract/link-check';
 import type { AppContext } from '../context';
 import { bearerToken } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
 import { LOGGED_OUT, login, logout, PASSWORD_UPDATED, refresh, requestPasswordReset, resetPassword } from '../services/auth';
+import { checkResetLink } from '../services/link-checks';
 
 export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -82,6 +84,25 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     async (request) => {
       const message = await requestPasswordReset(ctx, request.body.email, request.ip, request.log);
       return ok({ message }, message);
+    },
+  );
+
+  api.post(
+    paths.resetPasswordCheck,
+    {
+      schema: {
+        summary: 'Check a reset link before a password is typed',
+        description:
+          "Public. 200 while the token can set a password; 400 'Invalid or expired reset token' for an unknown, used or expired " +
+          'token alike (nothing else is revealed). Failed checks are limited per IP address like sign-ins (429).',
+        tags,
+        body: resetLinkCheckRequest,
+        response: { 200: successEnvelope(messageOnly), ...errorResponses(400, 429) },
+      },
+    },
+    async (request) => {
+      await checkResetLink(ctx, request.body.token, request.ip);
+      return ok({ message: LINK_VALID }, LINK_VALID);
     },
   );
 

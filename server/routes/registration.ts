@@ -2,12 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { paths } from '../../contract/api-paths';
 import { messageOnly, successEnvelope } from '../../contract/envelope';
+import { activationLinkCheckRequest, LINK_VALID } from '../../contract/link-check';
 import { activateRequest, registerRequest, registerResponse, resendActivationQuery } from '../../contract/registration';
 import { ACCOUNT_ACTIVATED, NEW_ACTIVATION_LINK_SENT, VERIFICATION_EMAIL_SENT } from '../../contract/registration-constants';
 import type { AppContext } from '../context';
 import { currentUser, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
+import { checkActivationLink } from '../services/link-checks';
 import { activateAccount, registerUser, resendActivationFor, resendExpiredActivation } from '../services/registration';
 
 export async function registrationRoutes(app: FastifyInstance, ctx: AppContext, guards: AuthGuards): Promise<void> {
@@ -64,6 +66,26 @@ export async function registrationRoutes(app: FastifyInstance, ctx: AppContext, 
       }
       await resendExpiredActivation(ctx, activation_code!, request.ip, request.log);
       return ok({ message: NEW_ACTIVATION_LINK_SENT }, NEW_ACTIVATION_LINK_SENT);
+    },
+  );
+
+  api.post(
+    paths.activateCheck,
+    {
+      schema: {
+        summary: 'Check an activation link before a password is typed',
+        description:
+          'Public. 200 while the code can activate; otherwise the refusal POST /auth/activate would give, with its `code` ' +
+          '(`activation_invalid` 400, `activation_used` 409, `activation_expired` 409, `activation_inactive` 403), and nothing ' +
+          'else about the person. Failed checks are limited per IP address like sign-ins (429).',
+        tags,
+        body: activationLinkCheckRequest,
+        response: { 200: successEnvelope(messageOnly), ...errorResponses(400, 403, 409, 429) },
+      },
+    },
+    async (request) => {
+      await checkActivationLink(ctx, request.body.activation_code, request.ip);
+      return ok({ message: LINK_VALID }, LINK_VALID);
     },
   );
 

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { LoginRequest, LoginResponse, Tokens } from '../../contract/auth';
+import { INVALID_RESET_LINK } from '../../contract/link-check';
 import type { AppContext } from '../context';
 import type { Database } from '../db/database';
 import {
@@ -38,7 +39,7 @@ export const SESSION_EXPIRED = 'Session expired';
 export const RESET_REQUESTED = 'If an account exists for that email, password reset instructions have been sent.';
 export const LOGGED_OUT = 'Logged out';
 export const PASSWORD_UPDATED = 'Your password has been successfully updated';
-export const INVALID_RESET_TOKEN = 'Invalid or expired reset token';
+export const INVALID_RESET_TOKEN = INVALID_RESET_LINK;
 
 export const TOO_MANY_ACCOUNT_FAILURES = (wait: string) =>
   `Too many failed sign-ins for this account. Please try again in ${wait}, or reset your password.`;
@@ -165,16 +166,25 @@ export async function requestPasswordReset(
 }
 
 export async function resetPassword(ctx: AppContext, token: string, newPassword: string): Promise<void> {
-  const row = await findPasswordResetByHash(ctx.db, sha256Hex(token));
-  if (!row || row.used_at || row.expires_at <= isoNow()) throw new InvalidError(INVALID_RESET_TOKEN);
-  const user = await findUserById(ctx.db, row.user_id);
-  if (!user || user.status !== 'active') throw new InvalidError(INVALID_RESET_TOKEN);
+  const { row, user } = await usableReset(ctx.db, token);
 
   const passwordHash = await hashPassword(newPassword);
   await inTransaction(ctx.db, async (trx) => {
     if (!(await markPasswordResetUsed(trx, row.id))) throw new InvalidError(INVALID_RESET_TOKEN);
     await setNewPassword(trx, user.id, passwordHash);
   });
+}
+
+/**
+ * The reset of this token and its person while the token can still set a password; otherwise 400
+ * INVALID_RESET_TOKEN, the same for an unknown, used or expired token and an inactive person (it reveals nothing).
+ */
+export async function usableReset(db: Kysely<Database>, token: string) {
+  const row = await findPasswordResetByHash(db, sha256Hex(token));
+  if (!row || row.used_at || row.expires_at <= isoNow()) throw new InvalidError(INVALID_RESET_TOKEN);
+  const user = await findUserById(db, row.user_id);
+  if (!user || user.status !== 'active') throw new InvalidError(INVALID_RESET_TOKEN);
+  return { row, user };
 }
 
 /**

@@ -174,6 +174,22 @@ function refusalOf(row: ActivationRecord | undefined, now: string): Error {
 }
 
 /**
+ * The activation of this code's hash and its person while the code can still activate; otherwise the refusal the
+ * screen acts on (activation_invalid, activation_used, activation_expired, activation_inactive). Shared by the
+ * activation itself and the screen's check of the link before any password is typed (link-checks.ts).
+ */
+export async function usableActivation(db: Kysely<Database>, hash: string): Promise<{ row: ActivationRecord; user: UserRecord }> {
+  const row = await findActivationByHash(db, hash);
+  if (!row) throw invalidLink();
+  const user = await findUserById(db, row.user_id);
+  if (!user) throw invalidLink();
+  if (row.used_at || user.verified) throw usedLink();
+  if (row.expires_at <= isoNow()) throw expiredLink();
+  if (user.status !== 'active') throw new ForbiddenError(ACTIVATION_ACCOUNT_INACTIVE, 'activation_inactive');
+  return { row, user };
+}
+
+/**
  * POST /auth/activate (public): a valid, unused, unexpired code sets the password and marks the person verified.
  * Single use, also under concurrent requests: exactly one of them marks the code used. The error's `code` tells the
  * screen what to offer: activation_invalid, activation_used (sign in), activation_expired (a new link),
@@ -181,13 +197,7 @@ function refusalOf(row: ActivationRecord | undefined, now: string): Error {
  */
 export async function activateAccount(ctx: AppContext, code: string, newPassword: string): Promise<void> {
   const hash = sha256Hex(code);
-  const row = await findActivationByHash(ctx.db, hash);
-  if (!row) throw invalidLink();
-  const user = await findUserById(ctx.db, row.user_id);
-  if (!user) throw invalidLink();
-  if (row.used_at || user.verified) throw usedLink();
-  if (row.expires_at <= isoNow()) throw expiredLink();
-  if (user.status !== 'active') throw new ForbiddenError(ACTIVATION_ACCOUNT_INACTIVE, 'activation_inactive');
+  const { row, user } = await usableActivation(ctx.db, hash);
 
   const passwordHash = await hashPassword(newPassword);
   await inTransaction(ctx.db, async (trx) => {
