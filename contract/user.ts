@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { featureNames } from './features';
 import { roles } from './roles';
+import { themeChoices } from './theme';
 
 export const role = z.enum(roles);
 
@@ -25,5 +26,7 @@ export const user = z.object({
   client_id: z.string().nullable(),
   /** What the organisation's active package allows in the chat; computed and enforced by the server. */
   features: z.array(z.enum(featureNames)),
+  /** The person's colour theme: only in their own views (sign-in, /users/me, profile, preferences), not in lists. */
+  theme: z.enum(themeChoices).optional(),
 });
 export type User = z.infer<typeof user>;

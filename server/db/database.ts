@@ -74,6 +74,8 @@ export interface UsersTable {
    * role change); every access token carries the value it was signed with (migration 2026-11-27-03).
    */
   session_version: number;
+  /** The person's colour theme (migration 2026-11-28-03): 'system' follows the device. */
+  theme: ColumnType<'system' | 'light' | 'dark', 'system' | 'light' | 'dark' | undefined, 'system' | 'light' | 'dark'>;
 }
 
 export interface RefreshTokensTable {

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { paths } from '../../contract/api-paths';
 import { successEnvelope } from '../../contract/envelope';
 import { idParams } from '../../contract/fields';
+import { PREFERENCES_PATH, PREFERENCES_SAVED, updatePreferencesRequest } from '../../contract/preferences';
 import { updateProfileRequest, updateProfileResponse } from '../../contract/profile';
 import { user } from '../../contract/user';
 import { updateUserRequest, userList, userListQuery, userStatusQuery } from '../../contract/users';
@@ -12,7 +13,8 @@ import { currentUser, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
 import { PROFILE_UPDATED, updateOwnProfile } from '../services/profile';
-import { toUserView } from '../services/user-view';
+import { updateOwnPreferences } from '../services/preferences';
+import { toOwnUserView } from '../services/user-view';
 import { listUsersFor, setUserStatus, updateUser } from '../services/users';
 
 const OWN_ORGANISATION = "Admins only, for the people of their own organisation (another organisation's person is 404).";
@@ -33,7 +35,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: 
         response: { 200: successEnvelope(user) },
       },
     },
-    async (request) => ok(await toUserView(ctx.db, currentUser(request))),
+    async (request) => ok(await toOwnUserView(ctx.db, currentUser(request))),
   );
 
   api.patch(
@@ -48,6 +50,21 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: 
       },
     },
     async (request) => ok(await updateOwnProfile(ctx.db, currentUser(request), request.body), PROFILE_UPDATED),
+  );
+
+  api.patch(
+    PREFERENCES_PATH,
+    {
+      onRequest: guards.requireAuth,
+      schema: {
+        summary: 'Save my preferences (colour theme)',
+        description: "`theme`: `system` (follow the device), `light` or `dark`; kept with the person for every device. Answers the person.",
+        tags,
+        body: updatePreferencesRequest,
+        response: { 200: successEnvelope(user), ...errorResponses(400) },
+      },
+    },
+    async (request) => ok(await updateOwnPreferences(ctx.db, currentUser(request), request.body), PREFERENCES_SAVED),
   );
 
   api.get(

@@ -5,7 +5,7 @@ import type { Database } from '../db/database';
 import { findDepartmentInClient, findUnitInDepartment } from '../db/repositories/departments';
 import { findUserById, updateUserDepartment, type UserRecord } from '../db/repositories/users';
 import { InvalidError } from './errors';
-import { toUserView } from './user-view';
+import { toOwnUserView } from './user-view';
 
 export const PROFILE_UPDATED = 'Profile updated successfully';
 export const UNIT_NOT_IN_DEPARTMENT = 'Unit does not belong to the selected department';
@@ -24,5 +24,5 @@ export async function updateOwnProfile(
   }
   await updateUserDepartment(db, user.id, department.id, unitId);
   const updated = await findUserById(db, user.id);
-  return { user: await toUserView(db, updated ?? user) };
+  return { user: await toOwnUserView(db, updated ?? user) };
 }

@@ -8,7 +8,7 @@ import { raiseSessionVersion, type UserRecord } from '../db/repositories/users';
 import { sessionBlock } from './access';
 import { ForbiddenError } from './errors';
 import { newOpaqueToken, type OpaqueToken } from './tokens';
-import { toUserView } from './user-view';
+import { toOwnUserView } from './user-view';
 
 const DAY_MS = 86_400_000;
 
@@ -52,7 +52,7 @@ export async function issueSession(ctx: AppContext, user: UserRecord): Promise<L
   const block = await sessionBlock(ctx.db, user);
   if (block) throw new ForbiddenError(block.detail, block.code);
   const tokens = await issueTokens(ctx, ctx.db, user, randomUUID());
-  return { ...tokens, user: await toUserView(ctx.db, user) };
+  return { ...tokens, user: await toOwnUserView(ctx.db, user) };
 }
 
 /**

@@ -9,6 +9,14 @@ export async function toUserView(db: Kysely<Database>, user: UserRecord): Promis
   return viewOf(user, await packageNameOf(db, user));
 }
 
+/**
+ * The person's own view (sign-in, /users/me, their profile and preferences): with their theme, which an admin's
+ * lists of people leave out (a personal setting, nobody else's business).
+ */
+export async function toOwnUserView(db: Kysely<Database>, user: UserRecord): Promise<User> {
+  return { ...(await toUserView(db, user)), theme: user.theme };
+}
+
 /** Never the password hash: only the contract's fields. */
 function viewOf(user: UserRecord, packageName: string): User {
   return {

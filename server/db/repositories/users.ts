@@ -47,6 +47,7 @@ export async function insertUser(db: Kysely<Database>, user: NewUser): Promise<U
     created_at: now,
     updated_at: now,
     session_version: 0,
+    theme: 'system',
   };
   await db.insertInto('users').values(row).execute();
   return toRecord(row);

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { requestBody } from './fields';
+import { themeChoices } from './theme';
+
+/** PATCH: the signed-in person's own preferences (under the API prefix; kept here beside its body). */
+export const PREFERENCES_PATH = '/users/me/preferences';
+
+export const PREFERENCES_SAVED = 'Preferences saved';
+export const THEME_INVALID = 'theme must be one of system, light, dark';
+export const PREFERENCES_SAVE_FAILED = 'Failed to save your theme';
+
+/** Every field is required: the theme is the only preference so far. The answer is the person (contract user). */
+export const updatePreferencesRequest = requestBody({
+  theme: z.enum(themeChoices, { error: THEME_INVALID }),
+});
+export type UpdatePreferencesRequest = z.infer<typeof updatePreferencesRequest>;
