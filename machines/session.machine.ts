@@ -1,6 +1,7 @@
 import { assertEvent, assign, emit, setup } from 'xstate';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
+import { safeReturnPath } from './return-path';
 import type { LoginRequest, LoginResponse, Tokens } from '../contract/auth';
 import type { User } from '../contract/user';
 
@@ -17,6 +18,11 @@ export interface SessionContext {
   /** True from a sign-in until the app has landed on Home (spec: after login the person goes to /home). */
   justSignedIn: boolean;
   /**
+   * Where to land after this sign-in instead of Home (a shared link opened while signed out), a path of this app
+   * only (safeReturnPath); cleared once landed.
+   */
+  returnTo: string | null;
+  /**
    * The user came from storage and may be out of date (role, package, department changed since): it is loaded
    * again once per restored session. A sign-in brings a fresh one.
    */
@@ -30,7 +36,8 @@ export interface SessionInput {
 }
 
 export type SessionEvent =
-  | ({ type: 'session.login' } & LoginRequest)
+  /** `returnTo`: the page that sent the person to sign in, as the login URL carried it (checked here). */
+  | ({ type: 'session.login'; returnTo?: string | null } & LoginRequest)
   | { type: 'session.refresh' }
   | { type: 'session.logout' }
   /** A profile update answered with a user and maybe new tokens: they replace the session. */
@@ -64,7 +71,7 @@ export const sessionMachine = setup({
     isUserStale: ({ context }) => context.userStale,
   },
   actions: {
-    clearSession: assign({ token: null, refreshToken: null, user: null, justSignedIn: false, userStale: false }),
+    clearSession: assign({ token: null, refreshToken: null, user: null, justSignedIn: false, returnTo: null, userStale: false }),
     clearError: assign({ error: null }),
     replaceSession: assign(({ event }) => {
       assertEvent(event, 'session.replaced');
@@ -80,6 +87,7 @@ export const sessionMachine = setup({
     user: input.user ?? null,
     error: null,
     justSignedIn: false,
+    returnTo: null,
     userStale: Boolean(input.user),
   }),
   initial: 'restoring',
@@ -89,7 +97,10 @@ export const sessionMachine = setup({
     },
     loggedOut: {
       on: {
-        'session.login': { target: 'authenticating', actions: 'clearError' },
+        'session.login': {
+          target: 'authenticating',
+          actions: ['clearError', assign({ returnTo: ({ event }) => safeReturnPath(event.returnTo) })],
+        },
         'session.dismissError': { actions: 'clearError' },
       },
     },
@@ -129,7 +140,7 @@ export const sessionMachine = setup({
         'session.refresh': 'refreshing',
         'session.logout': 'loggingOut',
         'session.replaced': { actions: 'replaceSession' },
-        'session.landed': { actions: assign({ justSignedIn: false }) },
+        'session.landed': { actions: assign({ justSignedIn: false, returnTo: null }) },
       },
       initial: 'checkingUser',
       states: {

@@ -1,18 +1,26 @@
 import { assign, setup } from 'xstate';
 import type { SharedConversation } from '../contract/shares';
+import { retryCanHelp } from './answer-status';
 import { serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 
 /**
  * The read-only view of a shared conversation (/share/{shared_id}; spec chat-and-session.md "Shared view" and the
  * Sharing texts of section 8): `loading` (tag `loading`, invokes `load`) -> `shown`, or `empty` ('No messages
- * found in shared conversation'), or `failed`, where `failure` says what went wrong: 'Failed to load shared
- * conversation' with the server's sentence when it answered (an unknown link, another organisation's), else
- * 'Error loading shared conversation' (no answer). `retry` loads again from `failed`.
+ * found in shared conversation'), or `unavailable`, or `failed`.
+ * - `unavailable`: the server refused the link (404: revoked by its owner, never existed, or another
+ *   organisation's; any other 4xx alike). It says so once, 'This shared link is no longer available', and offers
+ *   no 'Try again': the same link gets the same answer (issue 28).
+ * - `failed`: no answer or a failure of the server (5xx, 408, 429), where asking again may work; `failure` says
+ *   what went wrong: 'Failed to load shared conversation' with the server's sentence when it answered, else
+ *   'Error loading shared conversation' (no answer). `retry` loads again.
  */
 export const LOAD_SHARED_FAILED = 'Failed to load shared conversation';
 export const LOAD_SHARED_ERROR = 'Error loading shared conversation';
 export const NO_SHARED_MESSAGES = 'No messages found in shared conversation';
+/** A link that no longer opens anything (revoked, unknown, or not for this organisation: not told apart). */
+export const LINK_UNAVAILABLE = 'This shared link is no longer available';
+export const LINK_UNAVAILABLE_HINT = 'Its owner may have stopped sharing it. Ask them for a new link.';
 /** Spec: the title falls back to this. */
 export const SHARED_TITLE_FALLBACK = 'Shared Conversation';
 
@@ -38,6 +46,7 @@ export const sharedConversationMachine = setup({
     load: notProvided<SharedConversation, SharedConversationInput>('load'),
   },
   guards: {
+    linkIsRefused: ({ event }) => !retryCanHelp((event as unknown as { error: unknown }).error),
     hasNoMessages: ({ event }) => (event as unknown as { output: SharedConversation }).output.messages.length === 0,
   },
 }).createMachine({
@@ -56,19 +65,23 @@ export const sharedConversationMachine = setup({
           { guard: 'hasNoMessages', target: 'empty', actions: assign({ shared: ({ event }) => event.output }) },
           { target: 'shown', actions: assign({ shared: ({ event }) => event.output }) },
         ],
-        onError: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => {
-              const detail = serverDetailOf(event.error);
-              return detail === null ? { text: LOAD_SHARED_ERROR, detail: null } : { text: LOAD_SHARED_FAILED, detail };
-            },
-          }),
-        },
+        onError: [
+          { guard: 'linkIsRefused', target: 'unavailable' },
+          {
+            target: 'failed',
+            actions: assign({
+              failure: ({ event }) => {
+                const detail = serverDetailOf(event.error);
+                return detail === null ? { text: LOAD_SHARED_ERROR, detail: null } : { text: LOAD_SHARED_FAILED, detail };
+              },
+            }),
+          },
+        ],
       },
     },
     shown: {},
     empty: {},
+    unavailable: {},
     failed: { on: { retry: 'loading' } },
   },
 });

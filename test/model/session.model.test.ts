@@ -43,7 +43,13 @@ const valueName = (value: unknown): string =>
 const eventsFor = (value: string): SessionEvent[] => {
   switch (value) {
     case 'loggedOut':
-      return [{ type: 'session.login', email: 'user@demo.local', password: 'secret' }, { type: 'session.dismissError' }];
+      return [
+        { type: 'session.login', email: 'user@demo.local', password: 'secret' },
+        // Issue 28: a shared link opened while signed out; and a forged login URL that must never be followed.
+        { type: 'session.login', email: 'user@demo.local', password: 'secret', returnTo: '/share/abc' },
+        { type: 'session.login', email: 'user@demo.local', password: 'secret', returnTo: 'https://evil.example/share/abc' },
+        { type: 'session.dismissError' },
+      ];
     case 'authenticating':
       return [
         { type: 'xstate.done.actor.login', output: login } as never,
@@ -89,7 +95,7 @@ runModelTest({
   },
   inputs: [{}, { token: 'stored-access', refreshToken: 'stored-refresh', user }, { token: 'stored-access', refreshToken: null, user }],
   events: (s) => eventsFor(valueName(s.value)),
-  key: (s) => JSON.stringify([s.value, s.context.userStale]),
+  key: (s) => JSON.stringify([s.value, s.context.userStale, s.context.returnTo]),
   checks: {
     loggedOut: (s, e) => {
       expect(s.context.justSignedIn).toBe(false);
@@ -100,8 +106,13 @@ runModelTest({
       if (e?.type === 'xstate.error.actor.login') expect(s.context.error).toBe('Incorrect email or password');
       if (e?.type === 'session.dismissError' || e === null) expect(s.context.error).toBeNull();
     },
-    authenticating: (s) => {
+    authenticating: (s, e) => {
       expect(s.hasTag('busy')).toBe(true);
+      // Only a path of this app is kept to return to; anything else is dropped (no open redirect).
+      if (e?.type === 'session.login') {
+        const asked = (e as { returnTo?: string }).returnTo;
+        expect(s.context.returnTo).toBe(asked === '/share/abc' ? '/share/abc' : null);
+      }
       expect(s.context.error).toBeNull();
       expect(s.can({ type: 'session.login', email: 'x@y.z', password: 'p' })).toBe(false);
     },
@@ -115,7 +126,8 @@ runModelTest({
       }
       if (e?.type === 'xstate.done.actor.refresh') expect(s.context).toMatchObject({ token: 'access-2', refreshToken: 'refresh-2' });
       if (e === null) expect(s.context.justSignedIn).toBe(false);
-      if (e?.type === 'session.landed') expect(s.context.justSignedIn).toBe(false);
+      if (e?.type === 'session.landed') expect(s.context).toMatchObject({ justSignedIn: false, returnTo: null });
+      if (s.context.justSignedIn) expect([null, '/share/abc']).toContain(s.context.returnTo);
       // A restored user is loaded again once; a sign-in's user is fresh.
       expect(s.hasTag('loadingUser')).toBe(s.matches({ loggedIn: 'loadingUser' }));
       if (s.matches({ loggedIn: 'loadingUser' })) expect(s.context.userStale).toBe(true);

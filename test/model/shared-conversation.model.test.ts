@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import type { SharedConversation } from '../../contract/shares';
+import { answerStatusOf } from '../../machines/answer-status';
 import { loadFailure } from '../../machines/load-failure';
 import {
+  LINK_UNAVAILABLE,
   LOAD_SHARED_ERROR,
   LOAD_SHARED_FAILED,
   NO_SHARED_MESSAGES,
@@ -26,8 +28,10 @@ const shared: SharedConversation = {
   ],
 };
 const emptyShare: SharedConversation = { ...shared, messages: [] };
-const notFound = loadFailure('HTTP 404', 'Shared conversation not found');
-const dropped = loadFailure('Network Error', null);
+// As src/lib/answer-status.ts rejects: the server's sentence and the HTTP status (0: no answer).
+const notFound = Object.assign(loadFailure('HTTP 404', 'Shared conversation not found'), { status: 404 });
+const serverFault = Object.assign(loadFailure('HTTP 500', 'Internal Server Error'), { status: 500 });
+const dropped = Object.assign(loadFailure('Network Error', null), { status: 0 });
 
 let loads: SharedConversationInput[] = [];
 
@@ -37,9 +41,12 @@ const eventsFor = (s: Snap): Ev[] =>
         { type: 'xstate.done.actor.load', output: shared, actorId: 'load' },
         { type: 'xstate.done.actor.load', output: emptyShare, actorId: 'load' },
         { type: 'xstate.error.actor.load', error: notFound, actorId: 'load' },
+        { type: 'xstate.error.actor.load', error: serverFault, actorId: 'load' },
         { type: 'xstate.error.actor.load', error: dropped, actorId: 'load' },
       ] as never[])
-    : [{ type: 'retry' }];
+    : s.matches('failed') || s.matches('unavailable')
+      ? [{ type: 'retry' }]
+      : [];
 
 const common = (s: Snap) => {
   expect(s.hasTag('loading')).toBe(s.matches('loading'));
@@ -47,6 +54,9 @@ const common = (s: Snap) => {
   expect(s.can({ type: 'retry' })).toBe(s.matches('failed'));
   expect(s.context.failure !== null).toBe(s.matches('failed'));
 };
+
+/** The one link text of a link that is gone, with no 'Try again' behind it (issue 28). */
+const UNAVAILABLE_TEXTS = [LINK_UNAVAILABLE];
 
 runModelTest({
   name: 'shared-conversation',
@@ -76,9 +86,20 @@ runModelTest({
       common(s);
       const error = (e as unknown as { error: unknown }).error;
       // The server's own sentence when it answered; a dropped connection has none.
+      // A failure of the server or of the connection, never a refused link.
+      expect(answerStatusOf(error)).not.toBe(404);
       expect(s.context.failure).toEqual(
-        error === notFound ? { text: LOAD_SHARED_FAILED, detail: 'Shared conversation not found' } : { text: LOAD_SHARED_ERROR, detail: null },
+        answerStatusOf(error) === 500 ? { text: LOAD_SHARED_FAILED, detail: 'Internal Server Error' } : { text: LOAD_SHARED_ERROR, detail: null },
       );
+    },
+    unavailable: (s, e) => {
+      common(s);
+      // A revoked, unknown or foreign link: nothing to retry, no failure text beside the one message.
+      if (e?.type === 'xstate.error.actor.load') expect(answerStatusOf((e as unknown as { error: unknown }).error)).toBe(404);
+      // 'Try again' is not offered: the same link gets the same answer.
+      if (e?.type === 'retry') expect(s.children.load).toBeUndefined();
+      expect(s.context.shared).toBeNull();
+      expect(UNAVAILABLE_TEXTS).toEqual(['This shared link is no longer available']);
     },
   },
 });

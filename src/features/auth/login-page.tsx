@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { Link } from 'react-aria-components/Link';
 import { useSelector } from '@xstate/react';
 import { microsoftSignInUrl } from '../../api/auth';
+import { RETURN_PARAM } from '../../../machines/return-path';
 import { sessionActor } from '../../session/session';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/text-field';
@@ -37,7 +38,9 @@ export default function LoginPage() {
     const stored = localStorage.getItem(SSO_ERROR_KEY);
     if (fromUrl || stored) setCarriedError(fromUrl ?? stored);
     if (stored) localStorage.removeItem(SSO_ERROR_KEY);
-    if (fromUrl) setParams({}, { replace: true });
+    // The page to return to after sign-in stays in the URL (a reload keeps it).
+    const returnTo = params.get(RETURN_PARAM);
+    if (fromUrl) setParams(returnTo ? { [RETURN_PARAM]: returnTo } : {}, { replace: true });
   }, [params, setParams]);
 
   const onSubmit = (e: FormEvent) => {
@@ -49,7 +52,8 @@ export default function LoginPage() {
     setFieldErrors(errors);
     if (errors.email || errors.password) return;
     setCarriedError(null);
-    sessionActor.send({ type: 'session.login', email: email.trim(), password });
+    // The session keeps the return path only when it is one of this app's (safeReturnPath).
+    sessionActor.send({ type: 'session.login', email: email.trim(), password, returnTo: params.get(RETURN_PARAM) });
   };
 
   const banner = sessionError ?? carriedError;

@@ -13,7 +13,7 @@ import {
 import { preloadStreamRecords, streamMessage } from '../../api/chat-stream';
 import { deleteDocument, fetchDocument, fetchDocuments, uploadDocument } from '../../api/documents';
 import { createPrompt, deletePrompt, fetchPrompt, fetchPrompts, updatePrompt } from '../../api/prompt-library';
-import { createShareLink } from '../../api/shares';
+import { createShareLink, revokeShareLink } from '../../api/shares';
 import { takeArrivedConversation, takeOpenedConversation } from '../../lib/opened-conversation';
 import { saveApiFile } from '../../lib/own-file-download';
 import { sessionActor, useSession } from '../../session/session';
@@ -32,6 +32,7 @@ const machine = defineChatScreenMachine({
     streamMessage,
     stopReply,
     createShareLink,
+    revokeShareLink,
     fetchPrompts,
     fetchPrompt,
     createPrompt,

@@ -3,26 +3,28 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import type { SharedConversation } from '../../../contract/shares';
 import {
+  LINK_UNAVAILABLE,
+  LINK_UNAVAILABLE_HINT,
   NO_SHARED_MESSAGES,
   sharedConversationMachine,
   sharedTitle,
   type SharedConversationInput,
 } from '../../../machines/shared-conversation.machine';
 import { fetchSharedConversation } from '../../api/shares';
-import { withServerDetail } from '../../lib/load-failure';
+import { withAnswerStatus } from '../../lib/answer-status';
 import { shallowEqual } from '../../lib/shallow-equal';
 import { downloadOwnFile } from '../../lib/own-file-download';
 import { AssistantMarkdown } from '../../ui/markdown/assistant-markdown';
 import { FileDownloadContext } from '../../ui/markdown/file-download-context';
 import { UserMessageText } from '../../ui/markdown/user-message-text';
-import { Button } from '../../ui/button';
+import { Button, ButtonLink } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 
 const machine = sharedConversationMachine.provide({
   actors: {
     load: fromPromise<SharedConversation, SharedConversationInput>(({ input, signal }) =>
-      // The server's sentence ('Shared conversation not found') when it answered; none for a dropped connection.
-      withServerDetail(fetchSharedConversation(input.shareId, signal)),
+      // The server's sentence and status: a refused link (404) is told from a failure worth trying again.
+      withAnswerStatus(fetchSharedConversation(input.shareId, signal)),
     ),
   },
 });
@@ -49,6 +51,7 @@ function SharedView({ shareId }: { shareId: string }) {
     (s) => ({
       loading: s.hasTag('loading'),
       empty: s.matches('empty'),
+      unavailable: s.matches('unavailable'),
       failure: s.context.failure,
       shared: s.context.shared,
     }),
@@ -73,6 +76,15 @@ function SharedView({ shareId }: { shareId: string }) {
               <Button variant="secondary" size="sm" onPress={() => actor.send({ type: 'retry' })}>
                 Try again
               </Button>
+            </div>
+          )}
+          {view.unavailable && (
+            <div role="alert" className="flex flex-col items-center gap-2 py-10 text-center">
+              <p className="font-semibold">{LINK_UNAVAILABLE}</p>
+              <p className="text-sm text-gray-700 dark:text-gray-300">{LINK_UNAVAILABLE_HINT}</p>
+              <ButtonLink href="/home" variant="secondary" size="sm" className="mt-2">
+                Go Home
+              </ButtonLink>
             </div>
           )}
           {view.empty && <p className="py-10 text-center text-gray-700 dark:text-gray-300">{NO_SHARED_MESSAGES}</p>}

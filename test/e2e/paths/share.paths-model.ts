@@ -7,22 +7,39 @@ type Snap = SnapshotFrom<typeof shareMachine>;
 
 export const AFTER = 'xstate.after.COPIED.share.ready.copied';
 
+/** A failure as src/lib/answer-status.ts makes it: the server's sentence and the HTTP status (0: no answer). */
+const failure = (status: number, serverDetail: string | null) => Object.assign(new Error(`HTTP ${status}`), { status, serverDetail });
+/** A server fault (a stubbed 500) and a dropped connection (a stubbed abort): both offer 'Try again'. */
+export const SERVER_FAULT = failure(500, 'Internal Server Error');
+export const NO_ANSWER = failure(0, null);
+
 /**
- * The person opens the modal (the path's start), copies, waits, tries again; the server gives the link (or, with
- * a stub, fails), the clipboard takes it (or, with a stub, refuses). Each state offers each of its events once:
- * copying is not offered again from `copied` (the same transition as from `idle`).
+ * The person opens the modal (the path's start), copies, waits, tries again, stops sharing (or thinks better of
+ * it) and makes a new link; the server gives the link (or, with a stub, fails or does not answer), the clipboard
+ * takes it (or, with a stub, refuses), the server stops the share (or, with a stub, fails). Each state offers each
+ * of its events once: copying is not offered again from `copied` (the same transition as from `idle`).
  */
 function eventsFor(s: Snap): Step[] {
   switch (valueName(s.value)) {
     case 'loading':
       return [
-        { type: 'xstate.done.actor.createLink', output: 'link', actorId: 'createLink' },
-        { type: 'xstate.error.actor.createLink', error: new Error('500'), actorId: 'createLink' },
+        { type: 'xstate.done.actor.createLink', output: { share_url: 'link', share_id: 'id' }, actorId: 'createLink' },
+        { type: 'xstate.error.actor.createLink', error: SERVER_FAULT, actorId: 'createLink' },
+        { type: 'xstate.error.actor.createLink', error: NO_ANSWER, actorId: 'createLink' },
       ];
     case 'failed':
       return [{ type: 'share.retry' }];
     case 'ready.idle':
-      return [{ type: 'share.copy' }];
+      return [{ type: 'share.copy' }, { type: 'share.stop' }];
+    case 'confirmingStop':
+      return [{ type: 'share.stopConfirm' }, { type: 'share.stopCancel' }];
+    case 'stopping':
+      return [
+        { type: 'xstate.done.actor.revokeLink', output: undefined, actorId: 'revokeLink' },
+        { type: 'xstate.error.actor.revokeLink', error: SERVER_FAULT, actorId: 'revokeLink' },
+      ];
+    case 'stopped':
+      return [{ type: 'share.again' }];
     case 'ready.copying':
       return [
         { type: 'xstate.done.actor.copyText', output: undefined, actorId: 'copyText' },
@@ -35,8 +52,8 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-/** Faults forced with stubs, so generated only locally: the link request failing, the clipboard refusing. */
-const FAULTS = new Set(['xstate.error.actor.createLink', 'xstate.error.actor.copyText']);
+/** Faults forced with stubs, so generated only locally: the link request failing, the clipboard refusing, the stop failing. */
+const FAULTS = new Set(['xstate.error.actor.createLink', 'xstate.error.actor.copyText', 'xstate.error.actor.revokeLink']);
 
 export { shareMachine };
 export const sharePaths = asSteps<{ conversationId: string }>(
@@ -46,7 +63,7 @@ export const sharePaths = asSteps<{ conversationId: string }>(
       machine: shareMachine,
       inputs: [{ conversationId: 'c1' }],
       events: eventsFor as never,
-      key: (s) => JSON.stringify(s.value),
+      key: (s) => JSON.stringify([s.value, s.context.failure?.text ?? null]),
       edgeKeys: true,
       filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
     }),

@@ -1,32 +1,103 @@
 import { expect, test, type Page } from '@playwright/test';
-import { COPY_LINK_FAILED, LINK_COPIED, SHARE_LINK_FAILED } from '../../../machines/share.machine';
+import {
+  COPY_LINK_FAILED,
+  LINK_COPIED,
+  SHARE_LINK_ERROR,
+  SHARE_LINK_FAILED,
+  SHARING_STOPPED,
+  STOP_SHARING_CONFIRM,
+  STOP_SHARING_FAILED,
+} from '../../../machines/share.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInAndLand } from '../helpers/accounts';
-import { AFTER, shareMachine, sharePaths as paths } from './share.paths-model';
+import { AFTER, NO_ANSWER, shareMachine, sharePaths as paths } from './share.paths-model';
 import { errorEnvelope, startConversation, unique, type Step } from './paths-support';
 
 /**
  * The share machine's generated paths (machines/share.machine.ts, the model in share.paths-model.ts), driven
  * through the real Share modal of a conversation the test makes. The link comes from the real server; the
  * clipboard is Chromium's. Generated only locally (no E2E_BASE_URL), forced with stubs: the link request failing
- * (a 500 on POST /shares/conversations/{id}) and the clipboard refusing the text.
+ * (a 500 on POST /shares/conversations/{id}, or no answer), the clipboard refusing the text, and stopping the share
+ * failing (a 500 on DELETE /shares/{shareId}). A stopped link is checked to open nothing any more.
  */
 const SHARE_REQUEST = (url: URL) => url.pathname.includes('/api/v1/shares/conversations/');
+const REVOKE_REQUEST = (url: URL) => /\/api\/v1\/shares\/[A-Za-z0-9_-]{22,}$/.test(url.pathname);
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Share Conversation' });
+const linkField = (page: Page) => dialog(page).getByRole('textbox', { name: 'Share link' });
+
+/** Before the step that makes the request: the stub the next (fault) event needs. */
+async function arm(page: Page, next: Step | undefined) {
+  if (next?.type === 'xstate.error.actor.createLink') {
+    const dropped = (next.error as { status: number }).status === NO_ANSWER.status;
+    await page.route(SHARE_REQUEST, (route) => (dropped ? route.abort('connectionreset') : route.fulfill(errorEnvelope(500, 'Internal Server Error'))));
+  }
+  if (next?.type === 'xstate.error.actor.revokeLink') {
+    await page.route(REVOKE_REQUEST, (route) =>
+      route.request().method() === 'DELETE' ? route.fulfill(errorEnvelope(500, 'Internal Server Error')) : route.fallback(),
+    );
+  }
+}
+
+/** The link last shown, checked to open nothing once sharing stopped. */
+let lastLink: string | null = null;
 
 async function perform(page: Page, event: Step, next: Step | undefined) {
   switch (event.type) {
     case 'xstate.done.actor.createLink':
-      await expect(dialog(page).getByRole('textbox', { name: 'Share link' })).toHaveValue(/\/share\/[A-Za-z0-9_-]{22,}$/);
+      await expect(linkField(page)).toHaveValue(/\/share\/[A-Za-z0-9_-]{22,}$/);
+      lastLink = await linkField(page).inputValue();
       return;
-    case 'xstate.error.actor.createLink':
-      await expect(dialog(page).getByText(SHARE_LINK_FAILED)).toBeVisible();
+    case 'xstate.error.actor.createLink': {
+      const dropped = (event.error as { status: number }).status === NO_ANSWER.status;
+      await expect(dialog(page).getByText(dropped ? SHARE_LINK_ERROR : SHARE_LINK_FAILED)).toBeVisible();
+      await expect(dialog(page).getByRole('button', { name: 'Try again' })).toBeVisible();
       await page.unroute(SHARE_REQUEST);
       return;
+    }
     case 'share.retry':
+      await arm(page, next);
       await dialog(page).getByRole('button', { name: 'Try again' }).click();
       // A path may end here: the server then gives the link as it does on the first try.
-      if (!next) await expect(dialog(page).getByRole('textbox', { name: 'Share link' })).toHaveValue(/\/share\//);
+      if (!next) await expect(linkField(page)).toHaveValue(/\/share\//);
+      return;
+    case 'share.stop':
+      await dialog(page).getByRole('button', { name: 'Stop sharing' }).click();
+      await expect(dialog(page).getByText(STOP_SHARING_CONFIRM)).toBeVisible();
+      return;
+    case 'share.stopCancel':
+      await dialog(page).getByRole('alertdialog', { name: 'Stop sharing' }).getByRole('button', { name: 'Cancel' }).click();
+      await expect(dialog(page).getByText(STOP_SHARING_CONFIRM)).toHaveCount(0);
+      await expect(linkField(page)).toHaveValue(lastLink!);
+      return;
+    case 'share.stopConfirm':
+      await arm(page, next);
+      await dialog(page).getByRole('alertdialog', { name: 'Stop sharing' }).getByRole('button', { name: 'Stop sharing' }).click();
+      return;
+    case 'xstate.done.actor.revokeLink': {
+      await expect(page.getByText(SHARING_STOPPED, { exact: true })).toBeVisible();
+      await expect(dialog(page).getByText('This conversation is no longer shared. The link no longer opens it.')).toBeVisible();
+      await expect(linkField(page)).toHaveCount(0);
+      // The link opens nothing from now on.
+      const id = new URL(lastLink!).pathname.split('/').at(-1)!;
+      const token = await page.evaluate(() => localStorage.getItem('token'));
+      const res = await page.request.get(`/api/v1/shares/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(res.status()).toBe(404);
+      return;
+    }
+    case 'xstate.error.actor.revokeLink':
+      await expect(page.getByText(STOP_SHARING_FAILED)).toBeVisible();
+      await page.unroute(REVOKE_REQUEST);
+      // Still shared: the same link, offered again.
+      await expect(linkField(page)).toHaveValue(lastLink!);
+      return;
+    case 'share.again':
+      await arm(page, next);
+      await dialog(page).getByRole('button', { name: 'Create a new link' }).click();
+      if (!next) {
+        await expect(linkField(page)).toHaveValue(/\/share\//);
+        // A new link: the stopped one stays dead.
+        expect(await linkField(page).inputValue()).not.toBe(lastLink);
+      }
       return;
     case 'share.copy':
       if (next?.type === 'xstate.error.actor.copyText') {
@@ -67,9 +138,8 @@ test.describe('share paths (generated from machines/share.machine.ts)', () => {
       await context.grantPermissions(['clipboard-read', 'clipboard-write']);
       await signInAndLand(page, accounts.user, /\/chat$/);
       await startConversation(page, unique('Draft a welcome note'));
-      if (path.events[0]?.type === 'xstate.error.actor.createLink') {
-        await page.route(SHARE_REQUEST, (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
-      }
+      lastLink = null;
+      await arm(page, path.events[0]);
       // The path starts when the modal opens (the chat screen spawns the machine).
       await page.getByRole('button', { name: 'Share', exact: true }).click();
       await expect(dialog(page)).toBeVisible();
