@@ -55,6 +55,7 @@ export const routes: RouteObject[] = [
       page('/home', 'login', () => import('../features/home/home-page'), 'Home'),
       page('/chat', 'login', chatScreen, 'Chat'),
       page('/share/:sharedId', 'login', () => import('../features/share/shared-page'), 'SharedChat'),
+      page('/shared-links', 'login', () => import('../features/share/shared-links-page')),
       page('/profile', 'login', () => import('../features/profile/profile-page'), 'Profile'),
       page('/logout', 'public', () => import('../features/auth/logout-page')),
       page('/users', 'admin', () => import('../features/users/users-page')),

@@ -43,6 +43,9 @@ export function ProfileMenu() {
             <NavLink to="/profile" className="mt-3 block rounded-lg px-3 py-2 text-sm font-medium hover:bg-gray-100 dark:hover:bg-gray-700">
               My Profile
             </NavLink>
+            <NavLink to="/shared-links" className="block rounded-lg px-3 py-2 text-sm font-medium hover:bg-gray-100 dark:hover:bg-gray-700">
+              Shared Links
+            </NavLink>
             {(['feedback', 'report'] as const).map((kind) => (
               <AriaButton
                 key={kind}
