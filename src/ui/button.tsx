@@ -1,8 +1,9 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Button as AriaButton, type ButtonProps as AriaButtonProps } from 'react-aria-components/Button';
 import { Link as AriaLink, type LinkProps as AriaLinkProps } from 'react-aria-components/Link';
 import { composeRenderProps } from 'react-aria-components/composeRenderProps';
 import { cx } from './cx';
+import { installLiveAnnouncerNames } from './live-announcer-names';
 import { Spinner } from './spinner';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
@@ -43,6 +44,8 @@ export interface ButtonProps extends AriaButtonProps {
 
 /** A button. `isPending` shows a spinner over the label; the label stays for screen readers. */
 export function Button({ variant = 'secondary', size = 'md', className, children, ...props }: ButtonProps) {
+  // A pending button's busy/done announcements must keep a name once it is gone (see live-announcer-names.ts).
+  useEffect(installLiveAnnouncerNames, []);
   return (
     <AriaButton {...props} className={composeRenderProps(className, (own) => cx(buttonStyles({ variant, size }), own))}>
       {composeRenderProps(children, (content, { isPending }) => (
