@@ -93,7 +93,7 @@ runModelTest({
     saving: check((s, e, p) => {
       // The press shows at once: the pressed thumb again clears it. A press while saving changes nothing.
       if (p!.hasTag('busy')) expect(s.context).toEqual(p!.context);
-      else expect(s.context.rating).toBe(nextRating(p!.context.rating, (e as { rating: 'up' | 'down' }).rating));
+      else expect(s.context.rating).toBe(nextRating(p!.context.rating, (e as unknown as { rating: 'up' | 'down' }).rating));
       expect(saves.at(-1)).toEqual({ messageId: MESSAGE, body: { rating: s.context.rating, comment: null } });
     }),
     commenting: check((s, e, p) => {
