@@ -8,7 +8,7 @@ import { conversationDocumentsMachine, NO_CONVERSATION_SELECTED } from './conver
 import { conversationListMachine, type ConversationListReported } from './conversation-list.machine';
 import { notice, type Notice } from './notice';
 import { promptFormMachine } from './prompt-form.machine';
-import { promptLibraryMachine, SAVE_PROMPT_FAILED } from './prompt-library.machine';
+import { PASTE_PROMPT_FAILED, PROMPT_PASTED, promptLibraryMachine, SAVE_PROMPT_FAILED } from './prompt-library.machine';
 import { shareMachine } from './share.machine';
 import { titlePollInput, titlePollMachine, type TitlePollOutput } from './title-poll.machine';
 import { uploadMachine, type UploadReported } from './upload.machine';
@@ -37,7 +37,9 @@ import { uploadMachine, type UploadReported } from './upload.machine';
  *   (`sharingFor` says which conversation); opening another conversation closes it. `share.open` without a
  *   conversation shows 'No conversation selected'.
  * - `prompts` (prompt library, spawned): the Prompt Library modal, from `prompts.open` to `prompts.close`. Its
- *   `prompt.pasted` -> the view is asked to put the text in the input box (`composer.fill`) and the modal closes.
+ *   `prompt.pasted` -> the view is asked to put the text in the input box (`composer.fill`) and the modal closes;
+ *   the box answers `composer.filled` (taken at the cursor: 'Prompt pasted to chat') or `composer.fillFailed` (the
+ *   message would be too long, so nothing changed: 'Failed to paste prompt to chat').
  * - `savePrompt` (prompt form, spawned): 'Save to Personal Prompt Library' for one of the person's own messages,
  *   from `prompt.saveOpen` to `prompt.saveClose`, or until it saved ('Prompt saved to library successfully').
  * Routing: `conversation.created` -> the list reloads what it shows (the new one appears with the server's own
@@ -138,6 +140,9 @@ export type ChatScreenEvent =
   /** Files picked, dropped or pasted into the input box; a listed file's delete button. */
   | { type: 'files.add'; files: File[] }
   | { type: 'file.delete'; id: string }
+  /** The input box took a pasted prompt (`composer.fill`), or could not. */
+  | { type: 'composer.filled' }
+  | { type: 'composer.fillFailed' }
   // From the children.
   | { type: 'prompt.pasted'; text: string }
   | DoneActorEvent<unknown, 'savePrompt'>
@@ -347,6 +352,8 @@ export const chatScreenMachine = setup({
       guard: 'isPromptsOpen',
       actions: [emit(({ event }) => ({ type: 'composer.fill' as const, text: event.text })), 'closePrompts'],
     },
+    'composer.filled': { actions: emit(notice('success', PROMPT_PASTED)) },
+    'composer.fillFailed': { actions: emit(notice('error', PASTE_PROMPT_FAILED)) },
     'prompt.saveOpen': { actions: 'openSavePrompt' },
     'prompt.saveClose': { guard: 'isSavingPrompt', actions: 'closeSavePrompt' },
     'xstate.done.actor.savePrompt': { actions: 'closeSavePrompt' },

@@ -19,8 +19,9 @@ import { report } from './report';
  * States:
  * - `browsing`: the list. Copy (`prompt.copy`) writes the prompt into the clipboard in `browsing.copying`, and
  *   the copied prompt's button says so for COPIED_MS (`browsing.copied`, `copiedId`); 'Failed to copy prompt'.
- *   Paste (`prompt.paste`) reports `prompt.pasted` with its text ('Prompt pasted to chat'): the screen puts it in
- *   the input box and closes the modal.
+ *   Paste (`prompt.paste`) reports `prompt.pasted` with its text: the screen puts it in the input box at the cursor
+ *   and closes the modal; the box's answer decides the toast ('Prompt pasted to chat', or 'Failed to paste prompt
+ *   to chat' when it could not take it), so a paste that failed is never called a success.
  * - `creating`: 'New Prompt' (a blank form; 'Prompt saved successfully'); the list is read again, so the new
  *   prompt shows where it belongs (on top, unless a search or a tag leaves it out).
  * - `loadingPrompt` -> `editing`: 'Edit Prompt' loads the prompt first (GET /prompt-libraries/{id}: another tab
@@ -38,6 +39,7 @@ export const UPDATE_PROMPT_FAILED = 'Failed to update prompt';
 export const DELETE_PROMPT_FAILED = 'Failed to delete prompt';
 export const COPY_PROMPT_FAILED = 'Failed to copy prompt';
 export const PROMPT_PASTED = 'Prompt pasted to chat';
+export const PASTE_PROMPT_FAILED = 'Failed to paste prompt to chat';
 /** Spec section 9: the prompt search debounce, and the page size while searching. */
 export const PROMPT_SEARCH_DEBOUNCE_MS = 1500;
 export const PROMPT_SEARCH_PAGE_SIZE = 50;
@@ -119,7 +121,6 @@ export const promptLibraryMachine = setup({
   delays: { COPIED: PROMPT_COPIED_MS },
   actions: {
     passNotice: report(({ event }: { event: Notice }) => event),
-    reportPastedNotice: report(() => notice('success', PROMPT_PASTED)),
     reportPasted: report(({ event }: { event: { type: 'prompt.paste'; text: string } }) => ({ type: 'prompt.pasted', text: event.text })),
     forwardToList: sendTo('list', ({ event }) => {
       assertEvent(event, ['prompts.search', 'prompts.loadMore', 'prompts.reload', 'prompts.filterTag']);
@@ -149,8 +150,7 @@ export const promptLibraryMachine = setup({
         'prompt.new': 'creating',
         'prompt.edit': { target: 'loadingPrompt', actions: assign({ editingId: ({ event }) => event.id }) },
         'prompt.delete': { target: 'confirmingDelete', actions: assign({ deletingId: ({ event }) => event.id }) },
-        // The toast first: the screen stops this machine when it takes the pasted text.
-        'prompt.paste': { actions: ['reportPastedNotice', 'reportPasted'] },
+        'prompt.paste': { actions: 'reportPasted' },
       },
       states: {
         idle: {

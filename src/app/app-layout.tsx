@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router-dom';
 import { subscribeFirstToast } from '../ui/toast';
 import { PageSpinner } from '../ui/page-spinner';
+import { focusSkipTarget } from '../lib/skip-target';
 import { redirectFor, sidebarVisible, viewerOf, type Viewer } from './route-access';
 import type { RouteHandle } from './routes';
 import { sessionActor, useSession } from '../session/session';
@@ -41,6 +42,9 @@ export function AppLayout() {
     <div className="flex min-h-dvh flex-col md:flex-row">
       <a
         href="#main"
+        onClick={(e) => {
+          if (focusSkipTarget()) e.preventDefault();
+        }}
         className="sr-only z-50 rounded bg-white px-3 py-2 text-gray-900 focus:not-sr-only focus:fixed focus:left-2 focus:top-2"
       >
         Skip to content

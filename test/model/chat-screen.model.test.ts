@@ -11,6 +11,7 @@ import {
   type ChatScreenInput,
 } from '../../machines/chat-screen.machine';
 import { notice } from '../../machines/notice';
+import { PASTE_PROMPT_FAILED, PROMPT_PASTED } from '../../machines/prompt-library.machine';
 import { titlePollInput } from '../../machines/title-poll.machine';
 import { runModelTest } from './support/run-model';
 
@@ -100,6 +101,8 @@ function eventsFor(s: Snap): Ev[] {
     { type: 'notice.show', tone: 'success', text: 'Conversation deleted successfully' },
     { type: 'share.open' },
     { type: 'share.close' },
+    { type: 'composer.filled' },
+    { type: 'composer.fillFailed' },
   ];
   // The prompt modals are independent of the rest: they open from a plain screen only, and while one is open
   // only what concerns them (and a route change, which keeps them) is tried, so the paths stay few.
@@ -344,6 +347,12 @@ function checkStep(s: Snap, e: { type: string } | null) {
       // Only an open library pastes: the text goes to the input box and the modal closes.
       expect(fresh.emitted).toEqual(p.context.promptsOpen ? [{ type: 'composer.fill', text: event.text }] : []);
       expect(s.context.promptsOpen).toBe(false);
+      nothingElse(['emitted']);
+      break;
+    case 'composer.filled':
+    case 'composer.fillFailed':
+      // The box's answer to a paste is the toast, and only that.
+      expect(fresh.emitted).toEqual([event.type === 'composer.filled' ? notice('success', PROMPT_PASTED) : notice('error', PASTE_PROMPT_FAILED)]);
       nothingElse(['emitted']);
       break;
     case 'prompt.saveOpen':

@@ -6,11 +6,12 @@ import { TextArea } from 'react-aria-components/TextArea';
 import { TextField } from 'react-aria-components/TextField';
 import { ToggleButton } from 'react-aria-components/ToggleButton';
 import { ArrowUp, BookOpen, Brain, Globe, ImagePlus, Paperclip, SlidersHorizontal, Square } from 'lucide-react';
-import { MESSAGE_EMPTY } from '../../../contract/chat-constants';
+import { MESSAGE_EMPTY, MESSAGE_MAX_LENGTH } from '../../../contract/chat-constants';
 import type { DocumentView } from '../../../contract/documents';
 import { ACCEPT_ATTRIBUTE, type UploadStage } from '../../../contract/documents-constants';
 import type { ChatOptions, OptionFeature } from '../../../machines/chat-screen.machine';
 import { cx } from '../../ui/cx';
+import { SKIP_TARGET_ATTRIBUTE } from '../../lib/skip-target';
 import { Tooltip } from '../../ui/tooltip';
 import { AttachmentList } from './attachment-list';
 import { UploadOverlay } from './upload-overlay';
@@ -50,6 +51,12 @@ export interface ChatInputProps {
   onOpenPrompts(): void;
   /** Text put into the box from outside (a prompt pasted from the library); `at` tells two pastes of one text apart. */
   fill?: { text: string; at: number } | null;
+  /** Whether the box could take the filled text (inserted at the cursor), or it would make the message too long. */
+  onFilled?(ok: boolean): void;
+  /** Whether the machines take this text now (their guards, read through `can()`): Send is enabled only then. */
+  canSend?(text: string): boolean;
+  /** The box takes the focus when it appears and whenever this changes (New Chat). */
+  focusRequest?: number;
 }
 
 const iconButton = cx(
@@ -172,24 +179,47 @@ function FeatureControls({ options: features, allowed, onToggleOption, onToggleR
 
 /** The message box of the new-chat screen and of a conversation (spec section 2, Chat input box). */
 export function ChatInput(props: ChatInputProps) {
-  const { isNewChat, isSubmitting, isAttaching = false, attachments, options, allowed, onToggleOption, onToggleReasoning, onSubmit, stop, onOpenPrompts, fill } = props;
+  const { isNewChat, isSubmitting, isAttaching = false, attachments, options, allowed, onToggleOption, onToggleReasoning, onSubmit, stop, onOpenPrompts, fill, onFilled, canSend, focusRequest } = props;
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
   const sendDisabled = isSubmitting || isAttaching;
+  // Blank text is refused by the send machine's guard: Send says so before it is pressed.
+  const sendEnabled = !sendDisabled && (canSend ? canSend(text) : text.trim() !== '');
   const canAttach = attachments !== undefined && attachments.stage === null;
   const { dragging, dropProps, onPaste } = useAttachmentDrop({ enabled: canAttach, onFiles: (files) => attachments?.onAdd(files) });
 
-  // A pasted prompt replaces what was typed, and the cursor waits at its end.
+  // Where the person types: on arrival (a page load, a new chat, the conversation a first send created) and on
+  // New Chat. Without it a send or New Chat left the focus on the page's body, many Tabs away from the box.
+  useEffect(() => {
+    ref.current?.focus();
+  }, [focusRequest]);
+
+  // A pasted prompt goes in at the cursor (replacing a selection), keeping what was typed around it; the cursor
+  // waits after it. The box keeps its selection while the library is open, so the cursor is where it was left.
   useEffect(() => {
     if (!fill) return;
-    setText(fill.text);
-    setError(null);
     const el = ref.current;
-    if (el) {
-      el.focus();
-      requestAnimationFrame(() => el.setSelectionRange(el.value.length, el.value.length));
+    if (!el) {
+      onFilled?.(false);
+      return;
     }
+    const { value, selectionStart, selectionEnd } = el;
+    const next = value.slice(0, selectionStart) + fill.text + value.slice(selectionEnd);
+    // Past the length a message may have the send would be refused: what was typed is kept as it was.
+    if (next.length > MESSAGE_MAX_LENGTH) {
+      onFilled?.(false);
+      el.focus();
+      return;
+    }
+    setText(next);
+    setError(null);
+    onFilled?.(true);
+    const caret = selectionStart + fill.text.length;
+    el.focus();
+    requestAnimationFrame(() => el.setSelectionRange(caret, caret));
+    // Only a new fill pastes: the callback changing is no paste.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fill]);
 
   // Grows with the content between the CSS min and max heights (50 px up to 120/130/200/300 px): by itself where
@@ -217,6 +247,8 @@ export function ChatInput(props: ChatInputProps) {
     if (onSubmit(text)) {
       setText('');
       setError(null);
+      // Sent with the Send button, the focus would go with the button (Stop takes its place): back to the box.
+      ref.current?.focus();
     }
   };
 
@@ -257,6 +289,7 @@ export function ChatInput(props: ChatInputProps) {
           >
             <TextArea
               ref={ref}
+              {...{ [SKIP_TARGET_ATTRIBUTE]: '' }}
               placeholder="Ask Anything"
               rows={1}
               onKeyDown={onKeyDown}
@@ -286,7 +319,7 @@ export function ChatInput(props: ChatInputProps) {
               </AriaButton>
             </Tooltip>
           ) : (
-            <AriaButton type="submit" aria-label="Send message" isDisabled={sendDisabled} className={roundButton}>
+            <AriaButton type="submit" aria-label="Send message" isDisabled={!sendEnabled} className={roundButton}>
               <ArrowUp aria-hidden className="size-5" />
             </AriaButton>
           )}

@@ -100,12 +100,21 @@ function ChatScreen() {
   const panelReady = useAfterFirstPaint();
   const liveText = useFrameSelector(chat.send, (s) => s.context.streamingText);
 
-  const newChat = useCallback(() => navigate('/chat'), [navigate]);
-  const submit = (text: string) => {
+  // New Chat puts the focus in the message box, also when the new chat is already open (nothing else changes then).
+  const [focusRequest, setFocusRequest] = useState(0);
+  const newChat = useCallback(() => {
+    screen.send({ type: 'drawer.close' });
+    navigate('/chat');
+    setFocusRequest((n) => n + 1);
+  }, [navigate, screen]);
+  // The send child decides whether it takes a message now (not while replying, text not blank); the screen
+  // whether files are attaching.
+  const canSubmit = (text: string) => {
     const options = screen.getSnapshot().context.options;
-    // The send child decides whether it takes a message now (not while replying, text not blank).
-    if (!screen.getSnapshot().can({ type: 'message.submit', text })) return false;
-    if (!chat.send.getSnapshot().can({ type: 'message.submit', text, ...options })) return false;
+    return screen.getSnapshot().can({ type: 'message.submit', text }) && chat.send.getSnapshot().can({ type: 'message.submit', text, ...options });
+  };
+  const submit = (text: string) => {
+    if (!canSubmit(text)) return false;
     screen.send({ type: 'message.submit', text });
     // The pasted prompt has been sent: a box drawn afresh (the new conversation's) must not show it again.
     setFill(null);
@@ -142,6 +151,9 @@ function ChatScreen() {
       onDelete: (id: string) => screen.send({ type: 'file.delete', id }),
     },
     fill,
+    onFilled: (ok: boolean) => screen.send({ type: ok ? 'composer.filled' : 'composer.fillFailed' }),
+    canSend: canSubmit,
+    focusRequest,
   };
   const listed = list.conversations.find((c) => c.id === conversationId)?.title;
   const isNew = conversationId === null && chat.messages.length === 0;

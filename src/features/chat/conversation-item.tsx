@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { Input } from 'react-aria-components/Input';
@@ -17,10 +17,33 @@ export interface ConversationItemProps {
 const action =
   'flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-md text-gray-600 hover:bg-gray-300 hover:text-gray-900 dark:text-gray-300 dark:hover:bg-gray-600 dark:hover:text-white';
 
-/** One row of the conversation list: a link, or an inline title editor (Enter saves, Escape cancels). */
+/**
+ * One row of the conversation list: a link, or an inline title editor. Enter saves and so does leaving the field
+ * (a click elsewhere: what was typed is not thrown away); Escape cancels. After Enter or Escape the focus goes back
+ * to the row's Rename button, where the keyboard user started, instead of the page's body.
+ */
 export const ConversationItem = memo(function ConversationItem({ conversation, isActive, onRename, onDelete }: ConversationItemProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(conversation.title);
+  // Set when Enter or Escape ended the edit: the field's blur that follows is no second ending.
+  const ended = useRef(false);
+  const [refocus, setRefocus] = useState(false);
+  const renameButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (editing || !refocus) return;
+    renameButton.current?.focus();
+    setRefocus(false);
+  }, [editing, refocus]);
+
+  const finish = (save: boolean, keepFocus: boolean) => {
+    if (ended.current) return;
+    ended.current = true;
+    setEditing(false);
+    setRefocus(keepFocus);
+    if (save && draft !== conversation.title) onRename(conversation.id, draft);
+    else setDraft(conversation.title);
+  };
 
   if (editing) {
     return (
@@ -30,18 +53,15 @@ export const ConversationItem = memo(function ConversationItem({ conversation, i
             onKeyDown={(e) => {
               if (e.key === 'Enter') {
                 e.preventDefault();
-                setEditing(false);
-                if (draft !== conversation.title) onRename(conversation.id, draft);
+                finish(true, true);
               } else if (e.key === 'Escape') {
                 e.preventDefault();
-                setEditing(false);
-                setDraft(conversation.title);
+                // Only the edit ends: in the phone drawer the Escape would close the drawer as well.
+                e.stopPropagation();
+                finish(false, true);
               }
             }}
-            onBlur={() => {
-              setEditing(false);
-              setDraft(conversation.title);
-            }}
+            onBlur={() => finish(true, false)}
             className="w-full rounded-lg border border-primary bg-white px-2 py-1.5 text-sm outline-none dark:bg-gray-800"
           />
         </TextField>
@@ -66,10 +86,12 @@ export const ConversationItem = memo(function ConversationItem({ conversation, i
       </Link>
       <div className="absolute right-1 top-1.5 flex gap-0.5 opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
         <AriaButton
+          ref={renameButton}
           aria-label={`Rename ${conversation.title}`}
           className={action}
           onPress={() => {
             setDraft(conversation.title);
+            ended.current = false;
             setEditing(true);
           }}
         >

@@ -1,4 +1,4 @@
-import { use, useEffect, useRef, useState, type ReactNode } from 'react';
+import { use, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Check, Copy } from 'lucide-react';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { cx } from '../cx';
@@ -59,6 +59,27 @@ function CopyCodeButton({ code }: { code: string }) {
   );
 }
 
+/**
+ * Whether the element scrolls sideways (its code is wider than the column), measured once its code is final
+ * (`content`: not while it streams, when a measure per frame would force a layout per frame) and again whenever the
+ * column changes width. Only then does the code need a keyboard stop of its own: arrow keys scroll what has focus.
+ */
+function useScrollsSideways<T extends HTMLElement>(content: string | null) {
+  const ref = useRef<T>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || content === null) return;
+    const measure = () => setScrolls(el.scrollWidth > el.clientWidth);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [content]);
+  return [ref, scrolls] as const;
+}
+
 export interface CodeBlockProps {
   /** The fence's language ('' when none). */
   language: string;
@@ -75,6 +96,7 @@ export function CodeBlock({ language, code }: CodeBlockProps) {
   const canHighlight = !open && lang !== '' && code.length <= MAX_HIGHLIGHT_CHARS;
   const highlighted = canHighlight ? cache.get(cacheKey(lang, code)) : null;
   const [, setReady] = useState(0);
+  const [pre, scrolls] = useScrollsSideways<HTMLPreElement>(open ? null : code);
 
   useEffect(() => {
     if (!canHighlight || highlighted !== undefined) return;
@@ -94,7 +116,12 @@ export function CodeBlock({ language, code }: CodeBlockProps) {
         <span className="font-mono">{language || 'text'}</span>
         <CopyCodeButton code={code} />
       </div>
-      <pre className="overflow-x-auto p-4 text-[13px] leading-6">
+      {/* Code wider than the column scrolls: a keyboard user reaches it with Tab and scrolls it with the arrows. */}
+      <pre
+        ref={pre}
+        {...(scrolls ? { tabIndex: 0, role: 'region', 'aria-label': `${language || 'text'} code, scrolls sideways` } : {})}
+        className="overflow-x-auto p-4 text-[13px] leading-6 outline-none focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-inset"
+      >
         <code className={cx('font-mono', lang && `language-${lang}`)}>{highlighted ?? code}</code>
       </pre>
     </div>
