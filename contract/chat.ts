@@ -45,6 +45,16 @@ export const conversation = z.object({
 });
 export type Conversation = z.infer<typeof conversation>;
 
+/** A file a question carried (sent in its document_ids): what the chip under the question shows. */
+export const messageDocument = z.object({
+  id: z.string(),
+  filename: z.string(),
+  /** The MIME type the server found by content. */
+  type: z.string(),
+  size: z.number().int(),
+});
+export type MessageDocument = z.infer<typeof messageDocument>;
+
 export const chatMessage = z.object({
   id: z.string(),
   conversation_id: z.string(),
@@ -54,6 +64,8 @@ export const chatMessage = z.object({
   created_at: z.string(),
   /** The person stopped this reply while it was written: its content is the text up to then (status 'complete'). */
   stopped: z.boolean(),
+  /** A question's files, in the order they were attached; absent when it carried none. */
+  documents: z.array(messageDocument).optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessage>;
 
@@ -171,8 +183,9 @@ export const sendMessageRequest = requestBody({
   message_id_to_edit: idField('message_id_to_edit').nullable().default(null),
   reasoning_effort: reasoningEffort.default('low'),
   /**
-   * Files attached on the new-chat screen (uploaded with POST /documents/, no conversation yet): they join the
-   * conversation this message creates. Ignored for an existing conversation (its uploads name it already).
+   * The files listed in the input box, sent with this question (its `documents` in the message pages). On the
+   * new-chat screen (uploaded with POST /documents/, no conversation yet) they join the conversation this message
+   * creates; in a conversation, its own uploads. Ids not the sender's, or carried by another question, are passed over.
    */
   document_ids: z
     .array(idField('document_ids'), { error: 'document_ids must be a list of document ids' })

@@ -1,9 +1,10 @@
 import { assertEvent, assign, emit, enqueueActions, not, sendTo, setup, type DoneActorEvent, type EventObject } from 'xstate';
 import type { Feature } from '../contract/features';
-import type { ConversationMessages, ReasoningEffort } from '../contract/chat';
+import type { ConversationMessages, MessageDocument, ReasoningEffort } from '../contract/chat';
 import { DEFAULT_CONVERSATION_TITLE } from '../contract/chat-constants';
 import { PROMPT_SAVED_TO_LIBRARY } from '../contract/prompt-library-constants';
 import { chatSendMachine, type ChatSendReported } from './chat-send.machine';
+import { chatToolsMachine } from './chat-tools.machine';
 import { conversationDocumentsMachine, NO_CONVERSATION_SELECTED } from './conversation-documents.machine';
 import { conversationListMachine, type ConversationListReported } from './conversation-list.machine';
 import { notice, type Notice } from './notice';
@@ -27,10 +28,13 @@ import { uploadMachine, type UploadReported } from './upload.machine';
  * - `upload` (upload, invoked): the input box's attachments (machines/upload.machine.ts): `files.add` and
  *   `file.delete` are forwarded to it, `route.changed` tells it the conversation (another one cancels an upload in
  *   flight and empties the list). It reports `attachments.changed` (kept in `attachments`: `message.submit` is
- *   refused while a batch is attaching, and a submit carries the listed ids as `documentIds`) and
+ *   refused while a batch is attaching, and a submit carries the listed ids as `documentIds` and the files as
+ *   `documents`, the chips the question shows) and
  *   `documents.changed` (an upload or a delete changed the open conversation's documents -> `refreshDocuments`).
  *   When chat-send took a message carrying attachments (`documents.sent`), the list lets go of them
  *   (`attachments.sent`).
+ * - `tools` (chat-tools, invoked): what the server's tools can do (web browsing set up, demo images), read by the
+ *   input box's feature controls.
  * - `titlePoll` (title poll, spawned): after a conversation's first exchange, until the server has named it.
  *   Leaving that conversation stops it.
  * - `share` (share, spawned): the Share modal of the open conversation, from `share.open` to `share.close`
@@ -94,7 +98,7 @@ export interface ChatScreenContext {
   /** 'Save to Personal Prompt Library' is open (its `savePrompt` child runs). */
   savingPrompt: boolean;
   /** What the `upload` child last reported: the listed (ready) documents and whether a batch is attaching. */
-  attachments: { documentIds: string[]; attaching: boolean };
+  attachments: { documentIds: string[]; documents: MessageDocument[]; attaching: boolean };
 }
 
 /** 'Save to Personal Prompt Library': the message's text, with no tags yet. */
@@ -181,13 +185,24 @@ export const chatScreenMachine = setup({
     input: {} as ChatScreenInput,
     emitted: {} as ChatScreenEmitted,
     tags: {} as 'drawerOpen' | 'panelCollapsed',
-    children: {} as { send: 'send'; list: 'list'; documents: 'documents'; upload: 'upload'; titlePoll: 'titlePoll'; share: 'share'; prompts: 'prompts'; savePrompt: 'savePrompt' },
+    children: {} as {
+      send: 'send';
+      list: 'list';
+      documents: 'documents';
+      upload: 'upload';
+      tools: 'tools';
+      titlePoll: 'titlePoll';
+      share: 'share';
+      prompts: 'prompts';
+      savePrompt: 'savePrompt';
+    },
   },
   actors: {
     send: chatSendMachine,
     list: conversationListMachine,
     documents: conversationDocumentsMachine,
     upload: uploadMachine,
+    tools: chatToolsMachine,
     titlePoll: titlePollMachine,
     share: shareMachine,
     prompts: promptLibraryMachine,
@@ -288,7 +303,11 @@ export const chatScreenMachine = setup({
     forwardToSend: sendTo('send', ({ context, event }) => {
       assertEvent(event, ['message.submit', 'message.edit', 'message.regenerate', 'messages.refresh', 'messages.loadEarlier', 'reply.stop']);
       // What asks the model for a reply carries the options of the screen.
-      if (event.type === 'message.submit') return { ...event, ...context.options, documentIds: context.attachments.documentIds };
+      if (event.type === 'message.submit') {
+        // The question shows the files it carries (chips) from the moment it is sent.
+        const { documentIds, documents } = context.attachments;
+        return { ...event, ...context.options, documentIds, documents };
+      }
       return event.type === 'message.edit' || event.type === 'message.regenerate' ? { ...event, ...context.options } : event;
     }),
     forwardToUpload: sendTo('upload', ({ event }) => {
@@ -312,13 +331,15 @@ export const chatScreenMachine = setup({
     sharingFor: null,
     promptsOpen: false,
     savingPrompt: false,
-    attachments: { documentIds: [], attaching: false },
+    attachments: { documentIds: [], documents: [], attaching: false },
   }),
   invoke: [
     { id: 'send', src: 'send', input: ({ context, event }) => ({ conversationId: context.conversationId, opened: openedAtStart(event) }) },
     { id: 'list', src: 'list' },
     { id: 'documents', src: 'documents', input: ({ context }) => ({ conversationId: context.conversationId }) },
     { id: 'upload', src: 'upload', input: ({ context }) => ({ conversationId: context.conversationId }) },
+    // What the server's tools can do (browsing set up, demo images): the input box reads it from this child.
+    { id: 'tools', src: 'tools' },
   ],
   type: 'parallel',
   on: {
@@ -332,7 +353,7 @@ export const chatScreenMachine = setup({
     'files.add': { actions: 'forwardToUpload' },
     'file.delete': { actions: 'forwardToUpload' },
     'attachments.changed': {
-      actions: assign(({ event }) => ({ attachments: { documentIds: event.documentIds, attaching: event.attaching } })),
+      actions: assign(({ event }) => ({ attachments: { documentIds: event.documentIds, documents: event.documents, attaching: event.attaching } })),
     },
     'documents.changed': { actions: 'refreshDocuments' },
     'documents.sent': { actions: sendTo('upload', ({ event }) => ({ type: 'attachments.sent' as const, documentIds: event.documentIds })) },

@@ -18,7 +18,7 @@ import { pollMachine, type PollInput, type PollOutput, type PollProgress } from 
 import { report } from './report';
 import { errorMarker } from '../contract/markers';
 import { UNKNOWN_STREAM_ERROR } from '../contract/chat-constants';
-import type { ChatMessage, ConversationMessages, ReasoningEffort } from '../contract/chat';
+import type { ChatMessage, ConversationMessages, MessageDocument, ReasoningEffort } from '../contract/chat';
 import type { StreamActivity, StreamErrorType, Usage } from '../contract/chat-stream';
 
 /**
@@ -213,7 +213,7 @@ export type ChatSendEvent =
   /** Select a conversation (id) or start a new chat (null). Re-opening the current id is ignored (unless its load failed). */
   | { type: 'conversation.open'; conversationId: string | null }
   /** `documentIds`: the composer's ready attachments (the screen adds them). */
-  | ({ type: 'message.submit'; text: string; documentIds?: string[] } & MessageOptions)
+  | ({ type: 'message.submit'; text: string; documentIds?: string[]; documents?: MessageDocument[] } & MessageOptions)
   | ({ type: 'message.edit'; messageId: string; text: string } & MessageOptions)
   /** 'Refresh message': reload the recent messages after a network error. */
   | { type: 'messages.refresh' }
@@ -547,6 +547,8 @@ export const chatSendMachine = setup({
         status: 'complete',
         created_at: new Date().toISOString(),
         stopped: false,
+        // The files it carries show under it at once (the server's pages say the same after a reload).
+        ...(event.documents?.length ? { documents: event.documents } : {}),
       };
       return startReply(context, [...context.messages, user], event, null);
     }),

@@ -11,6 +11,7 @@ import {
   type ErrorActorEvent,
   type SnapshotFrom,
 } from 'xstate';
+import type { MessageDocument } from '../contract/chat';
 import type { DocumentView } from '../contract/documents';
 import {
   DOCUMENT_DELETE_FAILED,
@@ -69,7 +70,7 @@ import { report } from './report';
  * `attachments.sent` (chat-send took a message carrying these ids) takes them off the list.
  *
  * Reported (machines/report.ts: emitted, and sent to the parent): `notice.show`, `documents.changed`, and
- * `attachments.changed` with the listed ids and whether a batch is attaching, whenever either changes: the screen
+ * `attachments.changed` with the listed ids (and their names and types, for the sent question's chips) and whether a batch is attaching, whenever either changes: the screen
  * keeps them for its `message.submit` guard (send is disabled while attaching) and the send's `document_ids`.
  */
 
@@ -145,8 +146,13 @@ type ActorOutcome =
 export interface AttachmentsChanged {
   type: 'attachments.changed';
   documentIds: string[];
+  /** The listed files as the question that carries them shows them (name, type, size). */
+  documents: MessageDocument[];
   attaching: boolean;
 }
+
+/** A listed file as a sent question's chip shows it. */
+export const messageDocumentOf = ({ id, filename, type, size }: DocumentView): MessageDocument => ({ id, filename, type, size });
 
 /** The open conversation's documents changed (an upload finished, a document was deleted). */
 export interface DocumentsChanged {
@@ -329,6 +335,7 @@ export const uploadMachine = setup({
     reportAttachments: report(({ context }: { context: UploadContext }) => ({
       type: 'attachments.changed',
       documentIds: context.files.map((f) => f.id),
+      documents: context.files.map(messageDocumentOf),
       attaching: context.batch.length > 0,
     }) satisfies AttachmentsChanged),
   },

@@ -290,6 +290,8 @@ export interface DocumentsTable {
   note: string | null;
   error: string | null;
   chunk_count: ColumnType<number, number | undefined, number>;
+  /** The user message that carried it (sent in its document_ids); null until sent, and for generated files. */
+  message_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: IsoTimestamp;
   updated_at: IsoTimestamp;
 }

@@ -34,6 +34,7 @@ import {
 import { exportConversation } from '../services/conversation-export';
 import { contentDisposition } from '../services/documents-download';
 import { stopReply } from '../services/reply-stops';
+import { chatToolsRoutes } from './chat-tools';
 import { startSend } from '../services/send-message';
 import { moment } from '../services/chat-stream';
 import type { ReplyEvent } from '../services/stream-hub';
@@ -52,6 +53,7 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
   const api = app.withTypeProvider<ZodTypeProvider>();
   const auth = guards.requireAuth;
   const tags = ['chat'];
+  await chatToolsRoutes(app, ctx, guards);
 
   api.get(
     paths.conversations,

@@ -22,6 +22,7 @@ import {
 import { conversationStorageKeys } from '../db/repositories/documents';
 import { readMessagePage } from '../db/repositories/message-pages';
 import type { MessageRecord } from '../db/repositories/messages';
+import { withCarriedDocuments } from './documents-carried';
 import { removeStoredFiles } from './documents-files';
 import { NotFoundError } from './errors';
 import { neutraliseForeignMarkers } from './marker-safety';
@@ -149,7 +150,7 @@ export async function conversationMessages(
   const oldest = rows[0];
   return {
     conversation: toConversation(conversation),
-    messages: rows.map((row) => readableMessage(row, publicUrl)),
+    messages: await withCarriedDocuments(db, rows.map((row) => readableMessage(row, publicUrl))),
     earlier_cursor: hasEarlier && oldest ? encodeMessageCursor({ seq: oldest.seq, createdAt: oldest.created_at }) : null,
   };
 }

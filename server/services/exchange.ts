@@ -13,6 +13,7 @@ import {
   type ConversationRecord,
 } from '../db/repositories/conversations';
 import { attachDocumentsToConversation } from '../db/repositories/documents';
+import { markCarriedDocuments } from '../db/repositories/message-documents';
 import {
   deleteMessagesAfter,
   findOwnUserMessage,
@@ -121,6 +122,7 @@ export async function saveExchange(ctx: AppContext, user: UserRecord, request: S
       // Files attached on the new-chat screen join the conversation; ids not the user's, or attached already, are passed over.
       await attachDocumentsToConversation(trx, user.id, request.document_ids, created.id);
       const userMessage = await insertUserMessage(trx, created.id, user.id, request.message);
+      await markCarriedDocuments(trx, { userId: user.id, conversationId: created.id, messageId: userMessage.id, documentIds: request.document_ids });
       return { conversation: created, userMessage, reply: await insertReply(trx, created.id, user.id), lease: lease.owner };
     });
   }
@@ -142,6 +144,8 @@ export async function saveExchange(ctx: AppContext, user: UserRecord, request: S
     } else {
       userMessage = await insertUserMessage(trx, conversation.id, user.id, request.message);
     }
+    // The files listed in the input box went up into this conversation already; the question carries them.
+    await markCarriedDocuments(trx, { userId: user.id, conversationId: conversation.id, messageId: userMessage.id, documentIds: request.document_ids });
     const reply = await insertReply(trx, conversation.id, user.id);
     await touchConversation(trx, conversation.id);
     return { conversation, userMessage, reply, lease: lease.owner };

@@ -20,6 +20,8 @@ type Ev = EventFrom<typeof chatScreenMachine>;
 
 const premium: Feature[] = ['browsing', 'image_generation', 'reasoning'];
 const basic: Feature[] = ['browsing', 'reasoning'];
+/** A listed file as the upload child reports it (the sent question's chip). */
+const D1 = { id: 'd1', filename: 'report.txt', type: 'text/plain', size: 17 };
 
 /** What each fake child was told; the title polls started (input) and stopped. */
 let told: { send: EventObject[]; list: EventObject[]; documents: EventObject[]; upload: EventObject[] } = { send: [], list: [], documents: [], upload: [] };
@@ -117,7 +119,7 @@ function eventsFor(s: Snap): Ev[] {
   }
   // While files attach, only what that changes is tried: a submit (refused) and the attaching ending.
   if (s.context.attachments.attaching) {
-    return [events.find((e) => e.type === 'message.submit')!, { type: 'attachments.changed', documentIds: ['d1'], attaching: false }];
+    return [events.find((e) => e.type === 'message.submit')!, { type: 'attachments.changed', documentIds: ['d1'], documents: [D1], attaching: false }];
   }
   if (promptsOpen || savingPrompt) return [...promptEvents, { type: 'route.changed', conversationId: 'c2' }, events.find((e) => e.type === 'notice.show')!];
   events.push(...promptEvents);
@@ -127,7 +129,7 @@ function eventsFor(s: Snap): Ev[] {
     events.push(
       { type: 'files.add', files: [new File(['Quarterly figures'], 'report.txt', { type: 'text/plain' })] },
       { type: 'file.delete', id: 'd1' },
-      { type: 'attachments.changed', documentIds: attaching ? ['d1'] : [], attaching: !attaching },
+      { type: 'attachments.changed', documentIds: attaching ? ['d1'] : [], documents: attaching ? [D1] : [], attaching: !attaching },
       { type: 'documents.changed' },
       { type: 'documents.sent', documentIds: ['d1'] },
     );
@@ -224,7 +226,11 @@ function checkStep(s: Snap, e: { type: string } | null) {
     case 'message.submit':
       // Refused while files attach (spec section 4, rule 7); else the options and the listed files travel with it.
       expect(s.can(event)).toBe(!p.context.attachments.attaching);
-      expect(fresh.send).toEqual(p.context.attachments.attaching ? [] : [{ ...event, ...p.context.options, documentIds: p.context.attachments.documentIds }]);
+      expect(fresh.send).toEqual(
+        p.context.attachments.attaching
+          ? []
+          : [{ ...event, ...p.context.options, documentIds: p.context.attachments.documentIds, documents: p.context.attachments.documents }],
+      );
       nothingElse(['send']);
       break;
     case 'files.add':
@@ -233,7 +239,7 @@ function checkStep(s: Snap, e: { type: string } | null) {
       nothingElse(['upload']);
       break;
     case 'attachments.changed':
-      expect(s.context.attachments).toEqual({ documentIds: event.documentIds, attaching: event.attaching });
+      expect(s.context.attachments).toEqual({ documentIds: event.documentIds, documents: event.documents, attaching: event.attaching });
       nothingElse([]);
       break;
     case 'documents.changed':

@@ -201,7 +201,12 @@ function checkStep(s: Snap, e: { type: string } | null) {
   expect(files.length).toBeLessThanOrEqual(MAX_DOCUMENTS_PER_MESSAGE);
   // The screen's mirror: the last attachments.changed says what is listed and whether a batch attaches.
   const mirror = reported.filter((r) => r.type === 'attachments.changed').at(-1);
-  expect(mirror).toEqual({ type: 'attachments.changed', documentIds: files.map((f) => f.id), attaching });
+  expect(mirror).toEqual({
+    type: 'attachments.changed',
+    documentIds: files.map((f) => f.id),
+    documents: files.map((f) => ({ id: f.id, filename: f.filename, type: f.type, size: f.size })),
+    attaching,
+  });
   // The stage: none while idle; never behind the clock; the server's where it is further along.
   const stage = uploadStageOf(s);
   if (!attaching) expect(stage).toBeNull();
@@ -212,7 +217,7 @@ function checkStep(s: Snap, e: { type: string } | null) {
   }
 
   if (!p || !event) {
-    expect(fresh.reported).toEqual([{ type: 'attachments.changed', documentIds: [], attaching: false }]);
+    expect(fresh.reported).toEqual([{ type: 'attachments.changed', documentIds: [], documents: [], attaching: false }]);
     return;
   }
   const notices = fresh.reported.filter((r) => r.type !== 'attachments.changed');

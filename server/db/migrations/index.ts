@@ -14,6 +14,7 @@ import * as documentSearch from './2026-11-24-06-document-search';
 import * as messageLength from './2026-11-27-02-message-length';
 import * as sessionVersion from './2026-11-27-03-session-version';
 import * as replyRatings from './2026-11-28-02-reply-ratings';
+import * as documentMessage from './2026-11-28-05-document-message';
 import * as userTheme from './2026-11-28-03-user-theme';
 
 /** Every migration, in order. Listed by hand: no filesystem glob, so bundlers and tsx see them all. */
@@ -33,5 +34,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-02-message-length': messageLength,
   '2026-11-27-03-session-version': sessionVersion,
   '2026-11-28-02-reply-ratings': replyRatings,
+  '2026-11-28-05-document-message': documentMessage,
   '2026-11-28-03-user-theme': userTheme,
 };

@@ -7,13 +7,13 @@ import { isoNow } from '../timestamps';
 
 export type DocumentRecord = Selectable<DocumentsTable>;
 
-export type NewDocument = Omit<DocumentsTable, 'id' | 'chunk_count' | 'created_at' | 'updated_at' | 'note' | 'error'> & {
+export type NewDocument = Omit<DocumentsTable, 'id' | 'chunk_count' | 'created_at' | 'updated_at' | 'note' | 'error' | 'message_id'> & {
   note?: string | null;
 };
 
 export async function insertDocument(db: Kysely<Database>, input: NewDocument): Promise<DocumentRecord> {
   const now = isoNow();
-  const row: DocumentRecord = { id: randomUUID(), note: null, error: null, chunk_count: 0, ...input, created_at: now, updated_at: now };
+  const row: DocumentRecord = { id: randomUUID(), note: null, error: null, chunk_count: 0, message_id: null, ...input, created_at: now, updated_at: now };
   await db.insertInto('documents').values(row).execute();
   return row;
 }

@@ -16,7 +16,7 @@ export interface ChatHeaderProps {
   onOpenDrawer(): void;
   onNewChat(): void;
   onShare(): void;
-  /** The open conversation's documents ('N Document(s)'); 0 on a new chat. */
+  /** The open conversation's documents ('N Document(s)'); on a new chat, the files attached for its first message. */
   documentsCount: number;
   onOpenDocuments(): void;
 }

@@ -1,11 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Button as AriaButton } from 'react-aria-components/Button';
-import { Menu, MenuItem, MenuTrigger } from 'react-aria-components/Menu';
-import { Popover } from 'react-aria-components/Popover';
 import { TextArea } from 'react-aria-components/TextArea';
 import { TextField } from 'react-aria-components/TextField';
-import { ToggleButton } from 'react-aria-components/ToggleButton';
-import { ArrowUp, BookOpen, Brain, Globe, ImagePlus, Paperclip, SlidersHorizontal, Square } from 'lucide-react';
+import { ArrowUp, BookOpen, Paperclip, Square } from 'lucide-react';
 import { MESSAGE_EMPTY, MESSAGE_MAX_LENGTH } from '../../../contract/chat-constants';
 import type { DocumentView } from '../../../contract/documents';
 import { ACCEPT_ATTRIBUTE, type UploadStage } from '../../../contract/documents-constants';
@@ -14,6 +11,7 @@ import { cx } from '../../ui/cx';
 import { SKIP_TARGET_ATTRIBUTE } from '../../lib/skip-target';
 import { Tooltip } from '../../ui/tooltip';
 import { AttachmentList } from './attachment-list';
+import { FeatureControls, type FeatureControlsProps } from './feature-controls';
 import { UploadOverlay } from './upload-overlay';
 import { useAttachmentDrop } from './use-attachment-drop';
 
@@ -42,6 +40,8 @@ export interface ChatInputProps {
   options: ChatOptions;
   /** What the person's package includes (the screen machine's `can`): image generation gets the features menu. */
   allowed: { browsing: boolean; imageGeneration: boolean; reasoning: boolean };
+  /** What the server's tools can do (browsing set up, demo images); null until known. */
+  tools?: FeatureControlsProps['tools'];
   onToggleOption(feature: OptionFeature): void;
   onToggleReasoning(): void;
   /** Returns whether the message was taken (the box empties only then). */
@@ -74,7 +74,7 @@ const roundButton = cx(
   'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-40 dark:bg-gray-100 dark:text-gray-900 dark:hover:bg-white',
 );
 
-/** The file picker, limited to the accepted types (spec section 5); disabled while a batch attaches. */
+/** The file picker, limited to the accepted types (spec section 5); files chosen while a batch attaches queue after it. */
 function AttachButton({ isDisabled, onFiles }: { isDisabled: boolean; onFiles(files: File[]): void }) {
   const input = useRef<HTMLInputElement>(null);
   return (
@@ -104,79 +104,6 @@ function AttachButton({ isDisabled, onFiles }: { isDisabled: boolean; onFiles(fi
   );
 }
 
-function FeatureControls({ options: features, allowed, onToggleOption, onToggleReasoning }: Pick<ChatInputProps, 'options' | 'allowed' | 'onToggleOption' | 'onToggleReasoning'>) {
-  const reasoning = allowed.reasoning && (
-    <Tooltip content={`Reasoning effort: ${features.reasoningEffort}`}>
-      <AriaButton
-        aria-label={`Reasoning effort: ${features.reasoningEffort}`}
-        onPress={onToggleReasoning}
-        className={cx(iconButton, 'w-auto gap-1 px-2 text-xs font-medium')}
-      >
-        <Brain aria-hidden className="size-4" />
-        <span>{features.reasoningEffort === 'low' ? 'Low' : 'Medium'}</span>
-      </AriaButton>
-    </Tooltip>
-  );
-  // Spec: the premium package (the one with image generation) gets the features menu, others one browsing toggle.
-  if (!allowed.imageGeneration) {
-    return (
-      <>
-        {allowed.browsing && <Tooltip content="Web browsing">
-          <ToggleButton
-            aria-label="Web browsing"
-            isSelected={features.browsing}
-            onChange={() => onToggleOption('browsing')}
-            className={cx(iconButton, features.browsing && 'w-auto gap-1 px-2 text-xs font-medium')}
-          >
-            <Globe aria-hidden className="size-4" />
-            {/* What is on shows before sending, in words. */}
-            {features.browsing && <span>Web Browsing</span>}
-          </ToggleButton>
-        </Tooltip>}
-        {reasoning}
-      </>
-    );
-  }
-  const active = features.browsing ? 'Web Browsing' : features.imageGeneration ? 'Image Generation' : null;
-  return (
-    <>
-      <MenuTrigger>
-        {/* The name holds what the button shows (WCAG 2.5.3: a voice user says what they see). */}
-        <AriaButton aria-label={active ? `Features: ${active}` : 'Features'} className={cx(iconButton, 'w-auto gap-1 px-2 text-xs font-medium', active && 'bg-primary/30')}>
-          <SlidersHorizontal aria-hidden className="size-4" />
-          {active && <span>{active}</span>}
-        </AriaButton>
-        <Popover placement="top start" className="min-w-48 rounded-xl border border-gray-200 bg-white p-1 shadow-lg dark:border-gray-700 dark:bg-gray-800">
-          <Menu
-            aria-label="Features"
-            selectionMode="multiple"
-            selectedKeys={[features.browsing && 'browsing', features.imageGeneration && 'imageGeneration'].filter((k): k is string => !!k)}
-            // Choosing one toggles it and closes the menu (spec), so each action handles exactly one key.
-            onAction={(key) => onToggleOption(key as OptionFeature)}
-            shouldCloseOnSelect
-            className="outline-none"
-          >
-            {[
-              { id: 'browsing', label: 'Web Browsing', icon: Globe },
-              { id: 'imageGeneration', label: 'Image Generation', icon: ImagePlus },
-            ].map(({ id, label, icon: Icon }) => (
-              <MenuItem
-                key={id}
-                id={id}
-                className="flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm outline-none data-[focused]:bg-gray-100 data-[selected]:font-semibold dark:data-[focused]:bg-gray-700"
-              >
-                <Icon aria-hidden className="size-4" />
-                {label}
-              </MenuItem>
-            ))}
-          </Menu>
-        </Popover>
-      </MenuTrigger>
-      {reasoning}
-    </>
-  );
-}
-
 /** The message box of the new-chat screen and of a conversation (spec section 2, Chat input box). */
 export function ChatInput(props: ChatInputProps) {
   const { isNewChat, isSubmitting, isAttaching = false, attachments, options, allowed, onToggleOption, onToggleReasoning, onSubmit, stop, onOpenPrompts, fill, onFilled, canSend, focusRequest } = props;
@@ -186,7 +113,8 @@ export function ChatInput(props: ChatInputProps) {
   const sendDisabled = isSubmitting || isAttaching;
   // Blank text is refused by the send machine's guard: Send says so before it is pressed.
   const sendEnabled = !sendDisabled && (canSend ? canSend(text) : text.trim() !== '');
-  const canAttach = attachments !== undefined && attachments.stage === null;
+  // Files added while others upload are queued by the upload machine for the next batch, so adding stays open.
+  const canAttach = attachments !== undefined;
   const { dragging, dropProps, onPaste } = useAttachmentDrop({ enabled: canAttach, onFiles: (files) => attachments?.onAdd(files) });
 
   // Where the person types: on arrival (a page load, a new chat, the conversation a first send created) and on
@@ -305,7 +233,7 @@ export function ChatInput(props: ChatInputProps) {
         </div>
         <div className="flex items-center gap-1">
           {attachments && <AttachButton isDisabled={!canAttach} onFiles={attachments.onAdd} />}
-          <FeatureControls options={options} allowed={allowed} onToggleOption={onToggleOption} onToggleReasoning={onToggleReasoning} />
+          <FeatureControls options={options} allowed={allowed} tools={props.tools ?? null} onToggleOption={onToggleOption} onToggleReasoning={onToggleReasoning} />
           <Tooltip content="Prompt library">
             <AriaButton aria-label="Prompt library" onPress={onOpenPrompts} className={iconButton}>
               <BookOpen aria-hidden className="size-4" />

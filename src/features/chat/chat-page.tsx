@@ -86,6 +86,8 @@ function ChatScreen() {
     (s) => ({ count: s.context.documents.length, modalOpen: s.matches({ conversation: { modal: 'open' } }) }),
     shallowEqual,
   );
+  const toolsChild = useSelector(screen, (s) => s.children.tools);
+  const tools = useSelector(toolsChild, (s) => s?.context.tools ?? null);
   const prompts = useSelector(screen, (s) => s.children.prompts);
   const savePrompt = useSelector(screen, (s) => s.children.savePrompt);
   // The machine asks for a pasted prompt to go into the input box, which owns what is typed.
@@ -139,6 +141,7 @@ function ChatScreen() {
   const inputProps: Omit<ChatInputProps, 'isNewChat' | 'isSubmitting'> = {
     options: ui.options,
     allowed: { browsing: ui.browsing, imageGeneration: ui.imageGeneration, reasoning: ui.reasoning },
+    tools,
     onToggleOption: (feature: OptionFeature) => screen.send({ type: 'option.toggle', feature }),
     onToggleReasoning: () => screen.send({ type: 'reasoning.toggle' }),
     onSubmit: submit,
@@ -177,7 +180,8 @@ function ChatScreen() {
           onOpenDrawer={() => screen.send({ type: 'drawer.open' })}
           onNewChat={newChat}
           onShare={() => screen.send({ type: 'share.open' })}
-          documentsCount={docs.count}
+          // A new chat has no documents list yet: the files attached for its first message are its documents.
+          documentsCount={conversationId === null ? attached.files.length : docs.count}
           onOpenDocuments={() => documents.send({ type: 'documents.open' })}
         />
         {docs.modalOpen && <DocumentsModal documents={documents} />}

@@ -7,8 +7,16 @@ import { defineConversationListActors, type ConversationListApi } from './conver
 import { defineConversationDocumentsMachine, defineUploadMachine, type ConversationDocumentsApi, type UploadApi } from './documents-actors';
 import { definePromptFormMachine, definePromptLibraryMachine, type PromptLibraryApi } from './prompt-library-actors';
 import { defineShareMachine, type ShareApi } from './share-actors';
+import { defineChatToolsMachine, type ChatToolsApi } from './chat-tools-actors';
 
-export type ChatScreenApi = ChatSendApi & TitlePollApi & ConversationListApi & ShareApi & PromptLibraryApi & ConversationDocumentsApi & UploadApi;
+export type ChatScreenApi = ChatSendApi &
+  TitlePollApi &
+  ConversationListApi &
+  ShareApi &
+  PromptLibraryApi &
+  ConversationDocumentsApi &
+  UploadApi &
+  ChatToolsApi;
 
 /** The chat screen with every child's side effects provided (from `api`: the real client, or fakes in tests). */
 export function defineChatScreenMachine({ api }: { api: ChatScreenApi }) {
@@ -22,6 +30,7 @@ export function defineChatScreenMachine({ api }: { api: ChatScreenApi }) {
       share: defineShareMachine({ api }),
       prompts: definePromptLibraryMachine({ api }),
       savePrompt: definePromptFormMachine({ api }),
+      tools: defineChatToolsMachine({ api }),
     },
   });
 }

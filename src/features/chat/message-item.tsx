@@ -14,6 +14,7 @@ import { toast } from '../../ui/toast';
 import { Tooltip } from '../../ui/tooltip';
 import { ThinkingIndicator } from './thinking-indicator';
 import { MessageTime } from './message-time';
+import { MessageFiles } from './message-files';
 
 export interface MessageItemProps {
   message: ChatMessage;
@@ -95,6 +96,7 @@ export const MessageItem = memo(function MessageItem({ message, liveText, isThin
             <UserMessageText text={message.content} />
           </div>
         )}
+        {message.documents?.length ? <MessageFiles documents={message.documents} /> : null}
         {!editing && (
           <div className="flex gap-0.5 opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
             <Tooltip content="Edit">

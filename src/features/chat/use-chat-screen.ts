@@ -11,6 +11,7 @@ import {
   stopReply,
 } from '../../api/chat';
 import { preloadStreamRecords, streamMessage } from '../../api/chat-stream';
+import { fetchChatTools } from '../../api/chat-tools';
 import { deleteDocument, fetchDocument, fetchDocuments, uploadDocument } from '../../api/documents';
 import { createPrompt, deletePrompt, fetchPrompt, fetchPrompts, updatePrompt } from '../../api/prompt-library';
 import { createShareLink, revokeShareLink } from '../../api/shares';
@@ -47,6 +48,7 @@ const machine = defineChatScreenMachine({
     uploadDocument,
     fetchDocument,
     saveApiFile,
+    fetchChatTools,
     currentUserId: () => sessionActor.getSnapshot().context.user?.id ?? null,
   },
 });

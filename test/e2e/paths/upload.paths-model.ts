@@ -131,9 +131,13 @@ function eventsFor(s: Snap): Step[] {
       }
       return [{ type: 'xstate.done.actor.watch', actorId: 'watch', output: { status: 'finished', value: ready, error: null, attempts: 1 } }];
     }
-    default:
+    default: {
+      // A file picked while the pasted image still shows 'Uploading' waits for the next batch (once a path: each
+      // batch is 6 s or more). Offered once the server answered, so no held upload is mistaken for it.
+      const queue = c.batch[0]?.name === 'screenshot.png' && c.queued.length === 0 && c.files.length === 0 ? [addFiles('picked')] : [];
       // Settled: only 'Uploading' holds the batch (any later stage ends it at once).
-      return clock === 'uploading' ? [{ type: AFTER.uploading }] : [];
+      return clock === 'uploading' ? [{ type: AFTER.uploading }, ...queue] : [];
+    }
   }
 }
 
@@ -187,7 +191,7 @@ const generated = maximalPaths({
       s.context.files.length,
       s.context.batch.map((f) => f.name),
       s.context.processing.map((d) => d.status),
-      s.context.failures.length,
+      s.context.queued.map((f) => f.name),
     ]),
   simpleKey: (s) => JSON.stringify([workOf(s) ?? 'idle', s.hasTag('deleting'), s.context.conversationId, Math.min(s.context.files.length, 1)]),
   edgeKeys: true,

@@ -28,7 +28,7 @@ import {
  * to 'Saving chunks', and a delete answering 500.
  *
  * After each step the screen is checked against the model's snapshot: the overlay's stage (`uploadStageOf`), the
- * listed files, Send and Attach files off while a batch attaches, the toasts the machine reported and, in a
+ * listed files, Send off while a batch attaches (Attach files stays on: what is added then queues), the toasts the machine reported and, in a
  * conversation, its documents count in the header.
  */
 const UPLOAD = (url: URL) => url.pathname === '/api/v1/documents/' || url.pathname.startsWith('/api/v1/documents/upload/');
@@ -198,7 +198,8 @@ async function expectScreen(run: Run, snapshot: UploadSnapshot, notices: Notice[
   if ((await messageBox(page).inputValue()) === '') await messageBox(page).fill(unique('A question about the files'));
   const attaching = snapshot.hasTag('attaching');
   await expect(page.getByRole('button', { name: 'Send message' })).toBeEnabled({ enabled: !attaching });
-  await expect(page.getByRole('button', { name: 'Attach files' })).toBeEnabled({ enabled: !attaching });
+  // Attaching more stays open: files added meanwhile queue for the next batch.
+  await expect(page.getByRole('button', { name: 'Attach files' })).toBeEnabled();
   // In a conversation its documents count follows every upload and delete once they are over.
   if (snapshot.context.conversationId !== null && !attaching && !snapshot.hasTag('deleting')) {
     await expect(page.getByRole('button', { name: documentsLabel(heldInConversation(run)), exact: true })).toBeVisible();
