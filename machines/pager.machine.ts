@@ -68,8 +68,11 @@ export interface PagerInput {
   search?: PagerSearch;
   filters?: PagerFilters;
   sort?: PagerSort | null;
-  /** The sentences of a failed first load and of a failed next page (spec texts). */
-  messages: { load: string; loadMore: string };
+  /**
+   * The sentences of a failed first load and of a failed next page (spec texts); a list without a sentence of its
+   * own for the next page says the spec's general one, LOAD_MORE_FAILED.
+   */
+  messages: { load: string; loadMore?: string };
   /** Load page 1 at start (default true; a required search starts inactive whatever this says). */
   autoLoad?: boolean;
 }
@@ -97,7 +100,7 @@ export interface PagerContext {
   query: string;
   filters: PagerFilters;
   sort: PagerSort | null;
-  messages: PagerInput['messages'];
+  messages: { load: string; loadMore: string };
   autoLoad: boolean;
   error: string | null;
   pending: Record<string, PendingPatch>;
@@ -120,6 +123,9 @@ export type PagerEvent =
   | { type: 'item.commit'; id: string; item?: PagerItem }
   | { type: 'item.revert'; id: string };
 
+/** The spec's sentence when a list's next page fails to load ('View More' of the prompt library and of Tips). */
+export const LOAD_MORE_FAILED = 'Failed to load more results';
+
 /** The most items one refetch asks for (the API's page-size limit). */
 export const MAX_PAGE_SIZE = 100;
 
@@ -129,7 +135,7 @@ export function nextSort(sort: PagerSort | null, column: string): PagerSort {
 }
 
 const trimmed = (text: string) => text.trim();
-type FailedFetch = keyof PagerInput['messages'];
+type FailedFetch = keyof PagerContext['messages'];
 
 /** Appends the items whose id is not there yet (upserts shift the server's pages). */
 function appendNew(list: PagerItem[], more: PagerItem[]): PagerItem[] {
@@ -154,7 +160,7 @@ function fromInput(input: PagerInput): PagerContext {
     query: '',
     filters: input.filters ?? {},
     sort: input.sort ?? null,
-    messages: input.messages,
+    messages: { load: input.messages.load, loadMore: input.messages.loadMore ?? LOAD_MORE_FAILED },
     autoLoad: input.autoLoad ?? true,
     error: null,
     pending: {},

@@ -51,7 +51,8 @@ export const promptListInput: PagerInput = {
   pageSize: PROMPT_PAGE_SIZE,
   mode: 'append',
   search: { minLength: 1, debounceMs: PROMPT_SEARCH_DEBOUNCE_MS, pageSize: PROMPT_SEARCH_PAGE_SIZE },
-  messages: { load: PROMPTS_FAILED, loadMore: PROMPTS_FAILED },
+  // The next page's failure says the pager's general 'Failed to load more results'.
+  messages: { load: PROMPTS_FAILED },
 };
 
 /** The form of a new prompt in the library, and of an edit of `entry`. */

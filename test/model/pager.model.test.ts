@@ -1,13 +1,14 @@
 import { describe, expect, it, vi, afterEach } from 'vitest';
 import { createActor, fromPromise, type EventFrom, type SnapshotFrom } from 'xstate';
 import {
+  LOAD_MORE_FAILED,
   pagerMachine,
   pagerView,
   type PageRequest,
   type PageResult,
   type PagerInput,
 } from '../../machines/pager.machine';
-import type { Notice } from '../../machines/notice';
+import { notice, type Notice } from '../../machines/notice';
 import { pendingActor } from './support/fakes';
 import { runModelTest } from './support/run-model';
 
@@ -298,6 +299,29 @@ describe('pager (examples)', () => {
     await vi.waitFor(() => expect(actor.getSnapshot().matches('idle')).toBe(true));
     expect(actor.getSnapshot().context.items).toHaveLength(10);
     expect(actor.getSnapshot().context.totalPages).toBe(12);
+  });
+
+  it("says the spec's 'Failed to load more results' when a next page fails and the list has no sentence of its own", async () => {
+    let failNext = false;
+    const flaky = pagerMachine.provide({
+      actors: {
+        fetchPage: fromPromise<PageResult, PageRequest>(async ({ input }) => {
+          if (failNext) throw new Error('Network Error');
+          return { items: rows.slice((input.page - 1) * 10, input.page * 10), page: input.page, total: rows.length, totalPages: 3 };
+        }),
+      },
+    });
+    const actor = createActor(flaky, { input: { pageSize: 10, mode: 'append', messages: { load: 'Failed to fetch things' } } }).start();
+    const notices: unknown[] = [];
+    actor.on('notice.show', (n) => notices.push(n));
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('idle')).toBe(true));
+    failNext = true;
+    actor.send({ type: 'pager.loadMore' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.error).toBe(LOAD_MORE_FAILED));
+    expect(LOAD_MORE_FAILED).toBe('Failed to load more results');
+    expect(notices).toEqual([notice('error', 'Failed to load more results')]);
+    // What was shown stays.
+    expect(actor.getSnapshot().context.items).toHaveLength(10);
   });
 
   it('puts an optimistic change back when it fails, unless something newer replaced it', async () => {

@@ -63,7 +63,8 @@ function TipsBody() {
       pageSize: TIP_PAGE_SIZE,
       mode: 'append',
       search: { minLength: 1, debounceMs: TIPS_SEARCH_DEBOUNCE_MS },
-      messages: { load: TIPS_FAILED, loadMore: TIPS_FAILED },
+      // The next page's failure says the pager's general 'Failed to load more results'.
+      messages: { load: TIPS_FAILED },
     },
   });
   const view = useSelector(pager, (s) => pagerView<Tip>(s), samePagerView);
