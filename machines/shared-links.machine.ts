@@ -1,7 +1,6 @@
 import { assign, sendTo, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import { SHARE_PAGE_SIZE } from '../contract/shares';
 import { answerStatusOf } from './answer-status';
-import { serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { pagerMachine, type PagerInput } from './pager.machine';
@@ -16,7 +15,7 @@ import { SHARING_STOPPED, STOP_SHARING_FAILED } from './share.machine';
  * States: `browsing`; `confirming` (the 'Stop sharing' confirmation of one link: `revoke.confirm` or
  * `revoke.cancel`) -> `revoking` (tag `busy`, invokes `revoke`, DELETE /shares/{shareId}) -> `browsing` with
  * 'Sharing stopped' and the list read again; a link already gone (404: stopped from another tab) is the same
- * outcome; any other failure says 'Failed to stop sharing' (or the server's sentence), keeps the link listed and
+ * outcome; any other failure says 'Failed to stop sharing', keeps the link listed and
  * the question open (back to `confirming`).
  */
 
@@ -66,7 +65,8 @@ export const sharedLinksMachine = setup({
   actions: {
     passNotice: report(({ event }: { event: Notice }) => event),
     reportStopped: report(() => notice('success', SHARING_STOPPED)),
-    reportStopFailed: report(({ event }: { event: { error?: unknown } }) => notice('error', serverDetailOf(event.error) ?? STOP_SHARING_FAILED)),
+    // The only refusal the server gives is a 404 (already gone: stopped all the same); a 5xx's sentence helps nobody.
+    reportStopFailed: report(() => notice('error', STOP_SHARING_FAILED)),
     refetchList: sendTo('list', { type: 'pager.refetch' }),
     forget: assign({ revocation: null }),
   },

@@ -86,7 +86,7 @@ function checkStep(s: Snap, e: { type: string } | null) {
         out.push(notice('success', SHARING_STOPPED));
         list.push({ type: 'pager.refetch' });
       } else {
-        out.push(notice('error', event.error?.status === 500 ? 'Internal Server Error' : STOP_SHARING_FAILED));
+        out.push(notice('error', STOP_SHARING_FAILED));
       }
       break;
   }

@@ -34,7 +34,7 @@ export function ShareModal({ share, onClose }: ShareModalProps) {
   return (
     <Modal isOpen onOpenChange={(open) => !open && !view.stopping && onClose()} isDismissable={!view.stopping} title="Share Conversation" size="lg">
       <div className="space-y-3">
-        {!view.stopped && <p className="text-sm text-gray-700 dark:text-gray-300">Anyone with this link can view this conversation:</p>}
+        {!view.stopped && !view.confirming && <p className="text-sm text-gray-700 dark:text-gray-300">Anyone with this link can view this conversation:</p>}
         {view.loading && <Spinner label="Creating link" />}
         {view.failure &&
           (view.canRetry ? (

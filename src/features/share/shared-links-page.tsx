@@ -70,7 +70,6 @@ export default function SharedLinksPage() {
                   <Link
                     to={pathOf(share.share_url)}
                     className="text-blue-700 underline-offset-4 hover:underline dark:text-blue-300"
-                    aria-label={`Shared link of ${titleOf(share)}`}
                   >
                     {share.share_url}
                   </Link>
