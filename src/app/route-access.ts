@@ -68,6 +68,7 @@ export const NAV_LINKS: ReadonlyArray<{ to: string; label: string; roles: readon
   { to: '/system-prompts', label: 'System Prompts', roles: ['superuser'] },
   { to: '/departments', label: 'Departments', roles: ['admin'] },
   { to: '/global-policy', label: 'Global Policy', roles: ['admin'] },
+  { to: '/feedback-inbox', label: 'Feedback Inbox', roles: ['superuser', 'admin'] },
 ];
 
 const SIDEBAR_HIDDEN = [/^\/login\/?$/, /^\/activate(\/.*)?$/, /^\/auth\/sso\/?$/];

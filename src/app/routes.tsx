@@ -65,6 +65,7 @@ export const routes: RouteObject[] = [
       page('/register', 'adminOrSuperuser', () => import('../features/users/register-page')),
       page('/departments', 'admin', () => import('../features/departments/departments-page')),
       page('/global-policy', 'admin', () => import('../features/global-policy/global-policy-page')),
+      page('/feedback-inbox', 'adminOrSuperuser', () => import('../features/feedback-inbox/feedback-inbox-page')),
       page('/playground', 'public', () => import('../features/playground/playground-page')),
       page('/tips-example', 'login', () => import('../features/chat/tips-example-page')),
       page('*', 'public', () => import('../features/not-found/not-found-page')),

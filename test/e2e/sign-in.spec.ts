@@ -18,14 +18,14 @@ test.describe('sign-in', () => {
   test('superuser lands on Home with the superuser links', async ({ page }) => {
     await signInAndLand(page, accounts.superuser, /\/home$/);
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await expect(nav.getByRole('link')).toHaveText(['Home', 'System Prompts']);
+    await expect(nav.getByRole('link')).toHaveText(['Home', 'System Prompts', 'Feedback Inbox']);
     await expect(page.getByRole('heading', { name: 'Client Management' })).toBeVisible();
   });
 
   test('admin lands on Home with the admin links', async ({ page }) => {
     await signInAndLand(page, accounts.admin, /\/home$/);
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await expect(nav.getByRole('link')).toHaveText(['Home', 'Chat', 'Users', 'Departments', 'Global Policy']);
+    await expect(nav.getByRole('link')).toHaveText(['Home', 'Chat', 'Users', 'Departments', 'Global Policy', 'Feedback Inbox']);
   });
 
   test('a plain user lands on Chat without the sidebar', async ({ page }) => {

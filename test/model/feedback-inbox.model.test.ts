@@ -23,7 +23,7 @@ const events: Ev[] = [
 ];
 
 /** What the list must have been told for each of the view's events. */
-function toldFor(e: { type: string } | null): EventObject[] {
+function toldFor(e: { type: string } | null): Array<EventObject & Record<string, unknown>> {
   if (!e) return [];
   const ev = e as Ev;
   if (ev.type === 'inbox.filter') return [{ type: 'pager.filter', filters: filtersOf(ev.kind) }];

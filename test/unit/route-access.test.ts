@@ -40,8 +40,8 @@ describe('route guards in the spec order', () => {
 describe('sidebar', () => {
   it('links by role', () => {
     const linksFor = (role: 'user' | 'admin' | 'superuser') => NAV_LINKS.filter((l) => l.roles.includes(role)).map((l) => l.label);
-    expect(linksFor('superuser')).toEqual(['Home', 'System Prompts']);
-    expect(linksFor('admin')).toEqual(['Home', 'Chat', 'Users', 'Departments', 'Global Policy']);
+    expect(linksFor('superuser')).toEqual(['Home', 'System Prompts', 'Feedback Inbox']);
+    expect(linksFor('admin')).toEqual(['Home', 'Chat', 'Users', 'Departments', 'Global Policy', 'Feedback Inbox']);
     expect(linksFor('user')).toEqual(['Chat']);
   });
   it('is hidden for guests, plain users, and on login, activate and the SSO callback', () => {
