@@ -4,7 +4,9 @@ import { notProvided } from './not-provided';
 
 /**
  * The activation screen (/activate/{activation_code}): the person chooses a password for the code of their link.
- * The server's refusal says which step comes next: a used link -> sign in instead; an expired one -> ask for a new
+ * The link is checked first (`checking`), so a used, expired or unknown link says so before any password is typed;
+ * a check that gets no answer leaves the form to the activation itself. The server's refusal says which step comes
+ * next: a used link -> sign in instead; an expired one -> ask for a new
  * link (sent to the person's own address); an invalid one -> nothing to do here. Any other failure (an inactive
  * account, a network error) stays on the form with its sentence.
  */
@@ -43,9 +45,11 @@ export const accountActivationMachine = setup({
     context: {} as AccountActivationContext,
     events: {} as AccountActivationEvent,
     input: {} as { activationCode: string },
-    tags: {} as 'busy',
+    tags: {} as 'busy' | 'checking',
   },
   actors: {
+    /** Whether the code still activates: resolves when it does, rejects with the refusal activating would give. */
+    check: notProvided<unknown, string>('check'),
     activate: notProvided<unknown, ActivateInput>('activate'),
     resend: notProvided<unknown, string>('resend'),
   },
@@ -61,8 +65,27 @@ export const accountActivationMachine = setup({
 }).createMachine({
   id: 'accountActivation',
   context: ({ input }) => ({ activationCode: input.activationCode, error: null, resendError: null }),
-  initial: 'form',
+  initial: 'checking',
   states: {
+    checking: {
+      tags: ['busy', 'checking'],
+      description: 'Asks whether the link still works before the form is shown.',
+      invoke: {
+        id: 'check',
+        src: 'check',
+        input: ({ context }) => context.activationCode,
+        onDone: { target: 'form' },
+        onError: [
+          { guard: { type: 'refusedFor', params: { reason: 'activation_used' } }, target: 'used' },
+          { guard: { type: 'refusedFor', params: { reason: 'activation_expired' } }, target: 'expired' },
+          { guard: { type: 'refusedFor', params: { reason: 'activation_invalid' } }, target: 'invalid' },
+          // An inactive account: the form says so at once; the activation would be refused the same way.
+          { guard: { type: 'refusedFor', params: { reason: 'activation_inactive' } }, target: 'form', actions: 'showError' },
+          // No answer: the activation itself will tell.
+          { target: 'form' },
+        ],
+      },
+    },
     form: {
       on: {
         'activation.submit': { target: 'activating', actions: 'clearError' },

@@ -28,6 +28,13 @@ test.describe('password reset', () => {
     await expect(page.getByText('Password reset instructions sent to nobody@unknown.example')).toBeVisible();
   });
 
+  test('an unknown link says so at once, without a password form', async ({ page }) => {
+    await page.goto('/reset-password/not-a-real-reset-token-0123456789');
+    await expect(page.getByRole('heading', { name: 'Reset link not valid' })).toBeVisible();
+    await expect(page.getByLabel('New password')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Return to Login' })).toBeVisible();
+  });
+
   if (isLocalServer) {
     test('the mailed link sets a new password once (outbox)', async ({ page }) => {
       await page.goto('/login');
@@ -48,11 +55,14 @@ test.describe('password reset', () => {
       await page.getByRole('button', { name: 'Update Password' }).click();
       await expect(page.getByRole('heading', { name: 'Password Updated!' })).toBeVisible();
 
+      // A used link says so as the page opens, before any password is typed, and offers a new one.
       await page.goto(link.pathname);
-      await page.getByLabel('New password').fill(password);
-      await page.getByLabel('Confirm password').fill(password);
-      await page.getByRole('button', { name: 'Update Password' }).click();
-      await expect(page.getByText('Invalid or expired reset token')).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Reset link not valid' })).toBeVisible();
+      await expect(page.getByText('Invalid or expired reset token. Reset links work once')).toBeVisible();
+      await expect(page.getByLabel('New password')).toHaveCount(0);
+      await page.getByRole('button', { name: 'Request a new link' }).click();
+      await expect(page.getByRole('dialog', { name: 'Forgot Password' })).toBeVisible();
+      await page.keyboard.press('Escape');
 
       await signInAndLand(page, accounts.superuser, /\/home$/);
     });

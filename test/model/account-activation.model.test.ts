@@ -26,11 +26,13 @@ const offline = activationFailure('Network Error', null);
 
 let activations: ActivateInput[] = [];
 let resends: string[] = [];
+let checks: string[] = [];
 let prev: Snap | null = null;
 
 const testMachine = () =>
   accountActivationMachine.provide({
     actors: {
+      check: pendingActor<unknown, string>((i) => checks.push(i)),
       activate: pendingActor<unknown, ActivateInput>((i) => activations.push(i)),
       resend: pendingActor<unknown, string>((i) => resends.push(i)),
     },
@@ -40,6 +42,16 @@ function eventsFor(s: Snap): Ev[] {
   const done = (id: string) => ({ type: `xstate.done.actor.${id}`, output: 'ok', actorId: id }) as never;
   const error = (id: string, e: Error) => ({ type: `xstate.error.actor.${id}`, error: e, actorId: id }) as never;
   switch (s.value) {
+    case 'checking':
+      return [
+        done('check'),
+        error('check', used),
+        error('check', expired),
+        error('check', invalid),
+        error('check', inactive),
+        error('check', offline),
+        { type: 'activation.submit', password: 'too-early' },
+      ];
     case 'form':
       return [{ type: 'activation.submit', password: 'chosen-password' }, { type: 'activation.dismissError' }, { type: 'activation.resend' }];
     case 'activating':
@@ -66,19 +78,31 @@ function checkStep(s: Snap, e: { type: string; error?: Error } | null) {
   const p = prev;
   prev = s;
   expect(s.context.activationCode).toBe(CODE);
-  expect(s.hasTag('busy')).toBe(s.matches('activating') || s.matches('resending'));
+  expect(s.hasTag('busy')).toBe(s.matches('checking') || s.matches('activating') || s.matches('resending'));
+  expect(s.hasTag('checking')).toBe(s.matches('checking'));
+  // The link is checked once, when the screen opens, before anything can be typed.
+  if (s.matches('checking')) expect(checks).toEqual([CODE]);
+  else expect(checks).toHaveLength(1);
   // Exactly one call per entry into a busy state, with the link's code.
   if (s.matches('activating') && !p?.matches('activating')) expect(activations.at(-1)).toEqual({ activation_code: CODE, new_password: 'chosen-password' });
   if (s.matches('resending') && !p?.matches('resending')) expect(resends.at(-1)).toBe(CODE);
   expect(s.can({ type: 'activation.resend' })).toBe(s.matches('expired'));
   expect(s.can({ type: 'activation.submit', password: 'x' })).toBe(s.matches('form'));
 
+  if (e?.type === 'xstate.done.actor.check') expect([s.value, s.context.error]).toEqual(['form', null]);
+  if (e?.type === 'xstate.error.actor.check') {
+    // A refused link says so before any password is typed; no answer leaves the form to the activation.
+    const expected = { [ACTIVATION_LINK_USED]: 'used', [ACTIVATION_LINK_EXPIRED]: 'expired', [ACTIVATION_LINK_INVALID]: 'invalid' }[e.error!.message];
+    expect(s.value).toBe(expected ?? 'form');
+    expect(s.context.error).toBe(e.error === inactive ? ACTIVATION_ACCOUNT_INACTIVE : null);
+    expect(activations).toEqual([]);
+  }
   if (e?.type === 'xstate.error.actor.activate') {
     const expected = { [ACTIVATION_LINK_USED]: 'used', [ACTIVATION_LINK_EXPIRED]: 'expired', [ACTIVATION_LINK_INVALID]: 'invalid' }[e.error!.message];
     expect(s.value).toBe(expected ?? 'form');
     // The banner shows only what the screen has no state of its own for.
     expect(s.context.error).toBe(expected ? null : e.error!.message);
-  } else if (s.matches('form') && e?.type !== 'activation.resend') {
+  } else if (s.matches('form') && e?.type !== 'activation.resend' && e?.type !== 'xstate.error.actor.check') {
     expect(s.context.error).toBeNull();
   }
   if (e?.type === 'xstate.error.actor.resend') {
@@ -98,6 +122,7 @@ runModelTest({
   onActor: () => {
     activations = [];
     resends = [];
+    checks = [];
     prev = null;
   },
   inputs: [{ activationCode: CODE }],
@@ -106,13 +131,23 @@ runModelTest({
   simpleKey: (s) => JSON.stringify(s.value),
   edgeKeys: true,
   checks: Object.fromEntries(
-    ['form', 'activating', 'activated', 'used', 'invalid', 'expired', 'resending', 'resent'].map((state) => [state, checkStep as never]),
+    ['checking', 'form', 'activating', 'activated', 'used', 'invalid', 'expired', 'resending', 'resent'].map((state) => [state, checkStep as never]),
   ),
 });
 
 describe('account activation (examples)', () => {
+  it('shows an expired link at once, offering a new one, before any password is typed', () => {
+    const actor = createActor(testMachine(), { input: { activationCode: CODE } }).start();
+    expect(actor.getSnapshot().hasTag('checking')).toBe(true);
+    expect(actor.getSnapshot().can({ type: 'activation.submit', password: 'x' })).toBe(false);
+    actor.send({ type: 'xstate.error.actor.check', error: expired, actorId: 'check' } as never);
+    expect(actor.getSnapshot().value).toBe('expired');
+    expect(actor.getSnapshot().can({ type: 'activation.resend' })).toBe(true);
+  });
+
   it('keeps the form and its banner for an inactive account, and dismisses it', () => {
     const actor = createActor(testMachine(), { input: { activationCode: CODE } }).start();
+    actor.send({ type: 'xstate.done.actor.check', output: 'ok', actorId: 'check' } as never);
     actor.send({ type: 'activation.submit', password: 'chosen-password' });
     actor.send({ type: 'xstate.error.actor.activate', error: inactive, actorId: 'activate' } as never);
     expect(actor.getSnapshot().value).toBe('form');

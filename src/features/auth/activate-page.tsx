@@ -9,6 +9,7 @@ import {
 } from '../../../contract/registration-constants';
 import { Button, ButtonLink } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
+import { Spinner } from '../../ui/spinner';
 import { emptyPasswordPair, NewPasswordFields, newPasswordState } from '../../ui/new-password-fields';
 import { useAccountActivation } from './use-account-activation';
 
@@ -81,6 +82,14 @@ function ActivateForm({ activationCode }: { activationCode: string }) {
       );
     case 'resent':
       return <Outcome title="Check your e-mail" text={NEW_ACTIVATION_LINK_SENT} />;
+    case 'checking':
+      // The link is checked before any password is typed.
+      return (
+        <div role="status" className="flex items-center justify-center gap-3 py-6 text-gray-700 dark:text-gray-300">
+          <Spinner />
+          Checking your activation link...
+        </div>
+      );
     default:
       return (
         <form onSubmit={onSubmit} noValidate className="space-y-4">

@@ -4,42 +4,86 @@ import { resetPassword } from '../../api/auth';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { Button, ButtonLink } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
+import { Spinner } from '../../ui/spinner';
 import { emptyPasswordPair, NewPasswordFields, newPasswordState } from '../../ui/new-password-fields';
+import { ResetRequestModal } from './reset-request-modal';
+import { useResetLinkCheck } from './use-reset-link-check';
+
+/** A link that cannot set a password: said at once, with a way to ask for a new one. */
+function InvalidLink({ text }: { text: string }) {
+  const [requesting, setRequesting] = useState(false);
+  return (
+    <div className="space-y-4 text-center">
+      <h1 className="text-2xl font-semibold">Reset link not valid</h1>
+      <p className="text-gray-600 dark:text-gray-300">{text}. Reset links work once, for a limited time: ask for a new one.</p>
+      <div className="flex flex-wrap justify-center gap-3">
+        <Button variant="primary" onPress={() => setRequesting(true)}>
+          Request a new link
+        </Button>
+        <ButtonLink href="/login" variant="secondary">
+          Return to Login
+        </ButtonLink>
+      </div>
+      <ResetRequestModal isOpen={requesting} onOpenChange={setRequesting} />
+    </div>
+  );
+}
 
 export default function ResetPasswordPage() {
   const { token } = useParams();
-  const [pair, setPair] = useState(emptyPasswordPair);
-  const form = useFormSubmit(resetPassword, 'Failed to reset password. Please try again.');
-  const canSubmit = Boolean(token) && newPasswordState(pair).complete && !form.busy;
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    if (canSubmit && token) form.submit({ token, new_password: pair.password });
-  };
-
   return (
     <div className="flex min-h-dvh items-center justify-center p-4">
       <div className="w-full max-w-md rounded-2xl border border-gray-200 bg-white p-8 shadow-sm dark:border-gray-700 dark:bg-gray-900">
-        {form.succeeded ? (
-          <div className="space-y-4 text-center">
-            <h1 className="text-2xl font-semibold">Password Updated!</h1>
-            <p className="text-gray-600 dark:text-gray-300">Your password has been successfully updated</p>
-            <ButtonLink href="/login" variant="primary">
-              Return to Login
-            </ButtonLink>
-          </div>
+        {token ? (
+          // Keyed: another link opened in the same tab is checked afresh.
+          <ResetForm key={token} token={token} />
         ) : (
-          <form onSubmit={onSubmit} noValidate className="space-y-4">
-            <h1 className="text-2xl font-semibold">Set a new password</h1>
-            {!token && <ErrorBanner message="Invalid or missing reset token" />}
-            {form.error && <ErrorBanner message={form.error} onDismiss={form.dismissError} />}
-            <NewPasswordFields value={pair} onChange={setPair} isDisabled={form.busy} />
-            <Button type="submit" variant="primary" className="w-full" isDisabled={!canSubmit}>
-              {form.busy ? 'Updating...' : 'Update Password'}
-            </Button>
-          </form>
+          <InvalidLink text="Invalid or missing reset token" />
         )}
       </div>
     </div>
+  );
+}
+
+function ResetForm({ token }: { token: string }) {
+  const link = useResetLinkCheck(token);
+  const [pair, setPair] = useState(emptyPasswordPair);
+  const form = useFormSubmit(resetPassword, 'Failed to reset password. Please try again.');
+  const canSubmit = newPasswordState(pair).complete && !form.busy;
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (canSubmit) form.submit({ token, new_password: pair.password });
+  };
+
+  if (link.checking) {
+    return (
+      <div role="status" className="flex items-center justify-center gap-3 py-6 text-gray-700 dark:text-gray-300">
+        <Spinner />
+        Checking your reset link...
+      </div>
+    );
+  }
+  if (link.refusal) return <InvalidLink text={link.refusal} />;
+  if (form.succeeded) {
+    return (
+      <div className="space-y-4 text-center">
+        <h1 className="text-2xl font-semibold">Password Updated!</h1>
+        <p className="text-gray-600 dark:text-gray-300">Your password has been successfully updated</p>
+        <ButtonLink href="/login" variant="primary">
+          Return to Login
+        </ButtonLink>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <h1 className="text-2xl font-semibold">Set a new password</h1>
+      {form.error && <ErrorBanner message={form.error} onDismiss={form.dismissError} />}
+      <NewPasswordFields value={pair} onChange={setPair} isDisabled={form.busy} />
+      <Button type="submit" variant="primary" className="w-full" isDisabled={!canSubmit}>
+        {form.busy ? 'Updating...' : 'Update Password'}
+      </Button>
+    </form>
   );
 }

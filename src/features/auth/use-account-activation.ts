@@ -4,9 +4,11 @@ import { fromPromise } from 'xstate';
 import { activationFailureCodes, type ActivationFailureCode } from '../../../contract/registration-constants';
 import { accountActivationMachine, activationFailure, type ActivateInput } from '../../../machines/account-activation.machine';
 import { ApiError, errorText } from '../../api/api-error';
+import { checkActivationLink } from '../../api/link-check';
 import { activateAccount, resendExpiredActivation } from '../../api/registration';
 
 const FALLBACK = 'Activation failed. Please try again.';
+const CHECK_FALLBACK = 'Could not check the activation link';
 const RESEND_FALLBACK = 'Failed to send verification email';
 
 /** An API failure as the machine reads it: the sentence, and the server's `code` when it is one of activation's. */
@@ -18,6 +20,13 @@ function asFailure(error: unknown, fallback: string) {
 
 const machine = accountActivationMachine.provide({
   actors: {
+    check: fromPromise<unknown, string>(async ({ input }) => {
+      try {
+        return await checkActivationLink(input);
+      } catch (error) {
+        throw asFailure(error, CHECK_FALLBACK);
+      }
+    }),
     activate: fromPromise<unknown, ActivateInput>(async ({ input }) => {
       try {
         return await activateAccount(input);
@@ -49,6 +58,7 @@ export function useAccountActivation(activationCode: string) {
   return {
     state: snapshot.value,
     busy: snapshot.hasTag('busy'),
+    checking: snapshot.hasTag('checking'),
     error: snapshot.context.error,
     resendError: snapshot.context.resendError,
     ...commands,

@@ -12,6 +12,7 @@ type Snap = SnapshotFrom<typeof accountActivationMachine>;
 
 export const ACTIVATION_FAILED = 'Activation failed. Please try again.';
 export const RESEND_FAILED = 'Failed to send verification email';
+export const CHECK_FAILED = 'Could not check the activation link';
 
 /** Why the server refuses, as the browser step makes it happen (see account-activation.paths.spec.ts). */
 export const failures = {
@@ -22,16 +23,27 @@ export const failures = {
   /** The request never reaches the server (forced with a route stub). */
   offline: activationFailure(ACTIVATION_FAILED, null),
   resendOffline: activationFailure(RESEND_FAILED, null),
+  /** The check gets no answer (a route stub): the form is shown and the activation itself will tell. */
+  checkOffline: activationFailure(CHECK_FAILED, null),
 };
 
 /**
- * The person opens their link (the path's start) and chooses a password; the server accepts or refuses for each
- * reason the screen handles; an expired link asks for a new one. Only what a person can do is offered: the banner's
+ * The person opens their link (the path's start; the screen checks it before showing the form) and chooses a
+ * password; the server accepts or refuses for each reason the screen handles; an expired link asks for a new one. Only what a person can do is offered: the banner's
  * Dismiss only while there is a banner, nothing in the end states.
  */
 function eventsFor(s: Snap): Step[] {
   const error = (id: string, e: Error): Step => ({ type: `xstate.error.actor.${id}`, error: e, actorId: id });
   switch (valueName(s.value)) {
+    case 'checking':
+      return [
+        { type: 'xstate.done.actor.check', output: 'ok', actorId: 'check' },
+        error('check', failures.used),
+        error('check', failures.expired),
+        error('check', failures.invalid),
+        error('check', failures.inactive),
+        error('check', failures.checkOffline),
+      ];
     case 'form':
       return [{ type: 'activation.submit', password: 'path-password-1' }, ...(s.context.error ? [{ type: 'activation.dismissError' }] : [])];
     case 'activating':

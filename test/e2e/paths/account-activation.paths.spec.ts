@@ -24,6 +24,7 @@ import { type Step } from './paths-support';
  * server's database, the person deactivated through the API; only "the request never arrives" is a route stub.
  */
 const ACTIVATE = '**/api/v1/auth/activate*';
+const CHECK = '**/api/v1/auth/activate/check*';
 const RESEND = '**/api/v1/auth/resend-activation*';
 
 interface Person {
@@ -54,12 +55,15 @@ async function prepare(page: Page, request: APIRequestContext, person: Person, n
       // A person deactivated by an earlier step of the path is active again.
       await setPersonStatus(request, person.token, person.id, 'active');
       return;
+    case 'xstate.done.actor.check':
+      return;
+    case 'xstate.error.actor.check':
     case 'xstate.error.actor.activate':
       if (reason === 'activation_used') await activateByApi(request, code, 'used-elsewhere-1');
       else if (reason === 'activation_expired') expireActivation(code);
       else if (reason === 'activation_invalid') forgetActivation(code);
       else if (reason === 'activation_inactive') await setPersonStatus(request, person.token, person.id, 'inactive');
-      else await page.route(ACTIVATE, (route) => route.abort());
+      else await page.route(next.type === 'xstate.error.actor.check' ? CHECK : ACTIVATE, (route) => route.abort());
       return;
     case 'xstate.error.actor.resend':
       // The link stops qualifying for a new one once the person is inactive: answered like an unknown link.
@@ -83,6 +87,24 @@ async function perform(page: Page, request: APIRequestContext, person: Person, e
     case 'activation.dismissError':
       await page.getByRole('alert').getByRole('button', { name: 'Dismiss' }).click();
       await expect(page.getByRole('alert')).toBeHidden();
+      return;
+    case 'xstate.done.actor.check':
+      await expect(page.getByRole('heading', { name: 'Activate your account' })).toBeVisible();
+      await expect(page.getByRole('alert')).toHaveCount(0);
+      return;
+    case 'xstate.error.actor.check':
+      // Said as the page opens, before any password is typed.
+      if (reason === 'activation_used') await expect(page.getByRole('heading', { name: 'Link already used' })).toBeVisible();
+      else if (reason === 'activation_expired') await expect(page.getByRole('heading', { name: 'Link expired' })).toBeVisible();
+      else if (reason === 'activation_invalid') await expect(page.getByRole('heading', { name: 'Invalid activation link' })).toBeVisible();
+      else {
+        await expect(page.getByRole('heading', { name: 'Activate your account' })).toBeVisible();
+        if (reason === 'activation_inactive') await expect(alert(page, message!)).toBeVisible();
+        else await expect(page.getByRole('alert')).toHaveCount(0);
+      }
+      if (reason === 'activation_used' || reason === 'activation_expired' || reason === 'activation_invalid') {
+        await expect(page.getByLabel('New password')).toHaveCount(0);
+      }
       return;
     case 'xstate.done.actor.activate':
       await expect(page.getByRole('heading', { name: 'Account activated!' })).toBeVisible();
@@ -135,9 +157,9 @@ if (isLocalServer) {
         const id = await registerPerson(request, token, email);
         registered.push(email);
         const person: Person = { email, id, token, link: await activationPath(email) };
-        // The path starts when the person opens the link from their mail.
+        // The path starts when the person opens the link from their mail: what the check will find is set up first.
+        await prepare(page, request, person, path.events[0]);
         await page.goto(person.link);
-        await expect(page.getByRole('heading', { name: 'Activate your account' })).toBeVisible();
         for (const [i, event] of path.events.entries()) {
           await test.step(titleOf([event]), () => perform(page, request, person, event, path.events[i + 1]));
         }
