@@ -24,6 +24,11 @@ import { report } from './report';
  * (and POLICY_MAX_CHARS characters) goes to `saving` (tag `busy`, invokes `savePolicy` with the text trimmed, empty sent as null) -> `saved` ('Global
  * policy updated successfully'; the saved text is what the server stored) or `error` (the server's sentence, else
  * 'Failed to update global policy'; the text is kept, and can be saved again).
+ *
+ * Leaving the page with unsaved changes asks first: `policy.leave` (the router is about to leave; taken only in
+ * `dirty` and `error`, so `can` tells the view whether to hold the navigation) -> `leaving` (tag `confirmingLeave`:
+ * the view shows 'Discard unsaved changes?'); `policy.stay` goes back to editing with the text kept, `policy.discard`
+ * drops the changes and ends in `left` (the view lets the navigation go on).
  */
 
 export interface PolicyEditorContext {
@@ -33,7 +38,14 @@ export interface PolicyEditorContext {
   text: string;
 }
 
-export type PolicyEditorEvent = { type: 'policy.change'; text: string } | { type: 'policy.reset' } | { type: 'policy.save' } | { type: 'policy.retry' };
+export type PolicyEditorEvent =
+  | { type: 'policy.change'; text: string }
+  | { type: 'policy.reset' }
+  | { type: 'policy.save' }
+  | { type: 'policy.retry' }
+  | { type: 'policy.leave' }
+  | { type: 'policy.stay' }
+  | { type: 'policy.discard' };
 
 /** Within the server's limits: the words (the spec's), and the characters (so long "words" cannot pass). */
 export const policyFits = (text: string): boolean => countWords(text) <= POLICY_MAX_WORDS && text.trim().length <= POLICY_MAX_CHARS;
@@ -46,7 +58,7 @@ export const policyEditorMachine = setup({
     context: {} as PolicyEditorContext,
     events: {} as PolicyEditorEvent,
     emitted: {} as Notice,
-    tags: {} as 'loading' | 'busy',
+    tags: {} as 'loading' | 'busy' | 'unsaved' | 'confirmingLeave',
   },
   actors: {
     loadPolicy: notProvided<string | null, void>('loadPolicy'),
@@ -94,7 +106,9 @@ export const policyEditorMachine = setup({
       on: { 'policy.change': { guard: 'changesSaved', target: 'dirty', actions: 'setText' } },
     },
     dirty: {
+      tags: ['unsaved'],
       on: {
+        'policy.leave': 'leaving',
         'policy.change': [{ guard: 'changesSaved', actions: 'setText' }, { target: 'clean', actions: 'setText' }],
         'policy.reset': { target: 'clean', actions: 'restoreSaved' },
         'policy.save': { guard: 'fitsLimit', target: 'saving' },
@@ -115,12 +129,25 @@ export const policyEditorMachine = setup({
     },
     /** A failed save: the text is kept, unsaved, and can be saved again. */
     error: {
+      tags: ['unsaved'],
       on: {
+        'policy.leave': 'leaving',
         'policy.change': [{ guard: 'changesSaved', target: 'dirty', actions: 'setText' }, { target: 'clean', actions: 'setText' }],
         'policy.reset': { target: 'clean', actions: 'restoreSaved' },
         'policy.save': { guard: 'fitsLimit', target: 'saving' },
       },
     },
+    /** Leaving with unsaved changes: the page asks whether to discard them (the navigation waits). */
+    leaving: {
+      tags: ['unsaved', 'confirmingLeave'],
+      description: 'The person is leaving with unsaved changes; the page asks whether to discard them.',
+      on: {
+        'policy.stay': 'dirty',
+        'policy.discard': { target: 'left', actions: 'restoreSaved' },
+      },
+    },
+    /** The changes were discarded and the page is left. */
+    left: { type: 'final' },
   },
 });
 

@@ -57,7 +57,9 @@ function eventsFor(s: Snap): Ev[] {
       { type: 'policy.change', text: 'typed while saving' },
     ] as never[];
   }
-  return [...changes, { type: 'policy.reset' }, { type: 'policy.save' }];
+  if (s.matches('leaving')) return [{ type: 'policy.stay' }, { type: 'policy.discard' }, { type: 'policy.change', text: 'typed behind the dialog' }, { type: 'policy.save' }];
+  if (s.matches('left')) return [];
+  return [...changes, { type: 'policy.reset' }, { type: 'policy.save' }, { type: 'policy.leave' }, { type: 'policy.stay' }, { type: 'policy.discard' }];
 }
 
 const check = (s: Snap, e: { type: string } | null) => {
@@ -71,8 +73,16 @@ const check = (s: Snap, e: { type: string } | null) => {
   expect(Boolean(s.children.loadPolicy)).toBe(s.matches('loading'));
   expect(Boolean(s.children.savePolicy)).toBe(s.matches('saving'));
   // Unsaved changes exactly when the text differs from the saved one (a failed save keeps them).
-  if (s.matches('clean') || s.matches('saved')) expect(s.context.text).toBe(s.context.saved);
-  if (s.matches('dirty') || s.matches('error')) expect(s.context.text).not.toBe(s.context.saved);
+  if (s.matches('clean') || s.matches('saved') || s.matches('left')) expect(s.context.text).toBe(s.context.saved);
+  if (s.matches('dirty') || s.matches('error') || s.matches('leaving')) expect(s.context.text).not.toBe(s.context.saved);
+  expect(s.hasTag('unsaved')).toBe(s.context.text !== s.context.saved && !s.matches('saving'));
+  // Leaving asks first exactly when there are unsaved changes (and not while saving or already asking).
+  expect(s.can({ type: 'policy.leave' })).toBe(s.matches('dirty') || s.matches('error'));
+  expect(s.hasTag('confirmingLeave')).toBe(s.matches('leaving'));
+  if (event?.type === 'policy.stay' && p?.matches('leaving')) expect([s.value, s.context.text]).toEqual(['dirty', p.context.text]);
+  if (event?.type === 'policy.discard' && p?.matches('leaving')) expect(s.status).toBe('done');
+  // Outside the dialog, staying and discarding are not offered.
+  if ((event?.type === 'policy.stay' || event?.type === 'policy.discard') && !p?.matches('leaving')) expect(s.value).toEqual(p!.value);
   // Save only with changes, within the limit, and not while saving.
   const canSave = (s.matches('dirty') || s.matches('error')) && policyFits(s.context.text);
   expect(s.can({ type: 'policy.save' })).toBe(canSave);
@@ -132,7 +142,7 @@ runModelTest({
   key: (s) => JSON.stringify([s.value, s.context.saved === '', s.context.text === s.context.saved, policyFits(s.context.text)]),
   simpleKey: (s) => JSON.stringify(s.value),
   edgeKeys: true,
-  checks: { loading: check, loadFailed: check, clean: check, dirty: check, saving: check, saved: check, error: check },
+  checks: { loading: check, loadFailed: check, clean: check, dirty: check, saving: check, saved: check, error: check, leaving: check, left: check },
 });
 
 describe('policy words (examples)', () => {

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { useBlocker } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import {
   countWords,
@@ -15,6 +16,7 @@ import { fetchGlobalPolicy, updateGlobalPolicy } from '../../api/global-policy';
 import { withServerDetail } from '../../lib/load-failure';
 import { shallowEqual } from '../../lib/shallow-equal';
 import { Button } from '../../ui/button';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { cx } from '../../ui/cx';
 import { ErrorBanner } from '../../ui/error-banner';
 import { PageTitle } from '../../ui/page-title';
@@ -55,6 +57,30 @@ export default function GlobalPolicyPage() {
     }),
     shallowEqual,
   );
+  // Leaving for another route with unsaved changes waits for the person's answer: the machine decides whether to ask.
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => {
+    if (currentLocation.pathname === nextLocation.pathname || !editor.getSnapshot().can({ type: 'policy.leave' })) return false;
+    editor.send({ type: 'policy.leave' });
+    return true;
+  });
+  const confirmingLeave = useSelector(editor, (s) => s.hasTag('confirmingLeave'));
+  const unsavedTag = useSelector(editor, (s) => s.hasTag('unsaved'));
+  // Closing or reloading the tab: the browser's own question.
+  useEffect(() => {
+    if (!unsavedTag) return;
+    const ask = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [unsavedTag]);
+  const stay = () => {
+    editor.send({ type: 'policy.stay' });
+    blocker.reset?.();
+  };
+  const leave = () => {
+    editor.send({ type: 'policy.discard' });
+    blocker.proceed?.();
+  };
+
   const words = countWords(view.text);
   const level = wordCountLevel(words);
   const tooManyChars = view.text.trim().length > POLICY_MAX_CHARS;
@@ -102,6 +128,17 @@ export default function GlobalPolicyPage() {
           </div>
         </form>
       )}
+      <ConfirmDialog
+        isOpen={confirmingLeave}
+        onOpenChange={(open) => {
+          if (!open) stay();
+        }}
+        onConfirm={leave}
+        title="Discard unsaved changes?"
+        message="Your changes to the policy have not been saved. If you leave this page now, they will be lost."
+        cancelLabel="Stay on this page"
+        confirmLabel="Discard and leave"
+      />
     </div>
   );
 }
