@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { Menu, MenuItem, MenuTrigger } from 'react-aria-components/Menu';
 import { Popover } from 'react-aria-components/Popover';
@@ -91,6 +92,7 @@ const browsingReason = (tools: ChatTools | null) => (tools && !tools.web_browsin
 export function FeatureControls({ options, allowed, tools, onToggleOption, onToggleReasoning }: FeatureControlsProps) {
   const reasoning = allowed.reasoning && <ReasoningMenu effort={options.reasoningEffort} onToggle={onToggleReasoning} />;
   const noBrowsing = browsingReason(tools);
+  const reasonId = useId();
   if (!allowed.imageGeneration) {
     const showToggle = allowed.browsing || noBrowsing !== null;
     return (
@@ -99,7 +101,7 @@ export function FeatureControls({ options, allowed, tools, onToggleOption, onTog
           <Tooltip content={noBrowsing ?? 'Web browsing'}>
             <ToggleButton
               aria-label="Web browsing"
-              aria-description={noBrowsing ?? undefined}
+              aria-describedby={noBrowsing ? reasonId : undefined}
               isSelected={options.browsing}
               isDisabled={noBrowsing !== null}
               onChange={() => onToggleOption('browsing')}
@@ -110,6 +112,11 @@ export function FeatureControls({ options, allowed, tools, onToggleOption, onTog
               {options.browsing && <span>Web Browsing</span>}
             </ToggleButton>
           </Tooltip>
+        )}
+        {noBrowsing && (
+          <span id={reasonId} hidden>
+            {noBrowsing}
+          </span>
         )}
         {reasoning}
       </>
