@@ -2,6 +2,8 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router-dom';
 import { subscribeFirstToast } from '../ui/toast';
 import { PageSpinner } from '../ui/page-spinner';
+import { useDocumentTitle } from '../ui/page-title';
+import { routeTitle } from './route-titles';
 import { focusSkipTarget } from '../lib/skip-target';
 import { redirectFor, sidebarVisible, viewerOf, type Viewer } from './route-access';
 import type { RouteHandle } from './routes';
@@ -31,6 +33,7 @@ export function AppLayout() {
   const viewer = useSession<Viewer>(viewerOf);
   useSessionEffects();
   useThemeColor(handle.name);
+  useDocumentTitle(routeTitle(pathname));
 
   const redirect = redirectFor(handle.access, viewer, pathname);
   useEffect(() => {

@@ -1,4 +1,19 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
+
+const APP_NAME = 'Tanya';
+
+/**
+ * Names the browser tab: '{title} · Tanya', or 'Tanya' alone for the product's own page. The route's title is set by
+ * the layout (app/route-titles.ts); a page whose title is its content (the chat: the conversation) passes it here.
+ * Browsers cut a long title themselves, so it is given whole.
+ */
+export function useDocumentTitle(title: string | null | undefined) {
+  useEffect(() => {
+    if (title === null || title === undefined) return;
+    const trimmed = title.trim();
+    document.title = !trimmed || trimmed === APP_NAME ? APP_NAME : `${trimmed} · ${APP_NAME}`;
+  }, [title]);
+}
 
 export interface PageTitleProps {
   children: ReactNode;

@@ -13,6 +13,36 @@ test.describe('global policy', () => {
   test.describe.configure({ mode: 'serial' });
   runExclusively('global-policy');
 
+  test('leaving with unsaved changes asks first: staying keeps the text, discarding leaves', async ({ page }) => {
+    await signInAndLand(page, accounts.admin, /\/home$/);
+    await page.goto('/global-policy');
+    await expect(policyBox(page)).toBeEditable();
+    const before = await policyBox(page).inputValue();
+    // Nothing changed: the sidebar's links leave at once.
+    await page.getByRole('link', { name: 'Departments' }).first().click();
+    await expect(page).toHaveURL(/\/departments$/);
+    await page.goto('/global-policy');
+    await expect(policyBox(page)).toBeEditable();
+
+    await policyBox(page).fill(`Unsaved draft ${Date.now()}`);
+    const draft = await policyBox(page).inputValue();
+    await page.getByRole('link', { name: 'Departments' }).first().click();
+    const dialog = page.getByRole('alertdialog', { name: 'Discard unsaved changes?' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText('If you leave this page now, they will be lost.');
+    await expectNoAxeViolations(page);
+    await dialog.getByRole('button', { name: 'Stay on this page' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/\/global-policy$/);
+    await expect(policyBox(page)).toHaveValue(draft);
+
+    await page.getByRole('link', { name: 'Departments' }).first().click();
+    await dialog.getByRole('button', { name: 'Discard and leave' }).click();
+    await expect(page).toHaveURL(/\/departments$/);
+    await page.goto('/global-policy');
+    await expect(policyBox(page)).toHaveValue(before);
+  });
+
   test('the admin edits, resets and saves the policy; the counter warns near and over the limit', async ({ page }) => {
     await signInAndLand(page, accounts.admin, /\/home$/);
     await page.goto('/global-policy');

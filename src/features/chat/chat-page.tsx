@@ -22,6 +22,7 @@ import { ConversationDrawer } from './conversation-drawer';
 import { ConversationPanel, type ConversationPanelProps } from './conversation-sidebar';
 import { MessageList } from './message-list';
 import { useChatScreen } from './use-chat-screen';
+import { useDocumentTitle } from '../../ui/page-title';
 import { useChatSendView, useConversationListView } from './use-chat-views';
 
 // Its code loads when first opened: the chat route stays light.
@@ -160,6 +161,8 @@ function ChatScreen() {
   };
   const listed = list.conversations.find((c) => c.id === conversationId)?.title;
   const isNew = conversationId === null && chat.messages.length === 0;
+  // The tab is named after the conversation, as the header is.
+  useDocumentTitle(headerTitle(conversationId, listed, chat.status.title) ?? 'New chat');
 
   return (
     <div className={cx('flex bg-chat-light text-gray-900 dark:bg-chat-dark dark:text-gray-100', isUserRole ? 'h-dvh' : 'h-[calc(100dvh-3.5rem)] md:h-dvh')}>
