@@ -41,8 +41,10 @@ async function asPerson(browser: Browser, email: string, landing: RegExp) {
 }
 
 test.describe('shared links', () => {
+  // Each test sets up conversations through the real API (streamed replies): on a busy 2-core machine (load 30+)
+  // the default slow() budget of 90 s ran out during setup.
+  test.beforeEach(() => test.setTimeout(240_000));
   test('a link opened while signed out shows the shared conversation after sign-in; a forged return target is ignored', async ({ page, request }) => {
-    test.slow();
     const title = unique('Travel claims');
     const share = await sharedConversation(request, await apiToken(request), title);
 
@@ -55,7 +57,8 @@ test.describe('shared links', () => {
     await expect(page.getByRole('article', { name: 'Shared question' })).toHaveText(`${title}: what should I know?`);
 
     // A login URL naming another site (or a path browsers read as another host) lands on Home as usual.
-    for (const target of ['https://evil.example/share/x', '//evil.example/share/x', '/\\evil.example']) {
+    // (More forms, '/\\host' and control characters among them, are in test/unit/return-path.test.ts.)
+    for (const target of ['https://evil.example/share/x', '//evil.example/share/x']) {
       await page.evaluate(() => localStorage.clear());
       await page.goto(`/login?redirect=${encodeURIComponent(target)}`);
       await fillSignIn(page, accounts.admin);
@@ -65,7 +68,6 @@ test.describe('shared links', () => {
   });
 
   test('a stopped link says so once, with no Try again; a server failure keeps Try again', async ({ browser, request }) => {
-    test.slow();
     const token = await apiToken(request);
     const share = await sharedConversation(request, token, unique('Budget notes'));
     expect((await request.delete(`/api/v1/shares/${share.shareId}`, { headers: auth(token) })).ok()).toBe(true);
@@ -100,7 +102,6 @@ test.describe('shared links', () => {
   });
 
   test('the owner lists their links from the profile menu and stops one after confirming', async ({ page }) => {
-    test.slow();
     await signInAndLand(page, accounts.user, /\/chat$/);
     const token = await signedInToken(page);
     const older = await sharedConversation(page.request, token, unique('Leave policy'));
@@ -147,7 +148,6 @@ test.describe('shared links', () => {
   });
 
   test("the Share modal tells 'Error creating share link' (no answer) from 'Failed to get share link' (the server refused)", async ({ page }) => {
-    test.slow();
     await signInAndLand(page, accounts.user, /\/chat$/);
     await startConversation(page, unique('Quarterly targets'));
     const dialog = page.getByRole('dialog', { name: 'Share Conversation' });
