@@ -42,8 +42,10 @@ export default function ProfilePage() {
 
   if (!me) return null;
   const units = departments?.find((d) => d.id === departmentId)?.units ?? [];
-  // Spec: the notice shows whenever the department is missing, whatever the role (only users are forced here).
-  const mustComplete = !me.department_id;
+  // Spec: the notice shows whenever the department is missing (only users are forced here). A superuser belongs to no
+  // organisation, so has no department to set: no notice, and no department fields.
+  const inOrganisation = me.role !== 'superuser';
+  const mustComplete = inOrganisation && !me.department_id;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -75,6 +77,8 @@ export default function ProfilePage() {
       <form onSubmit={onSubmit} className="mt-6 space-y-5 rounded-2xl border border-gray-200 bg-white p-6 dark:border-gray-700 dark:bg-gray-900">
         <TextField label="Name" value={me.name} isReadOnly />
         <TextField label="Email" type="email" value={me.email} isReadOnly />
+        {inOrganisation ? (
+          <>
         <Select
           label="Department"
           placeholder={departments ? 'Select a department' : 'Loading departments...'}
@@ -100,6 +104,12 @@ export default function ProfilePage() {
             {form.busy ? 'Updating...' : 'Update Profile'}
           </Button>
         </div>
+          </>
+        ) : (
+          <p className="text-sm text-gray-700 dark:text-gray-300">
+            As a superuser you belong to no organisation, so there is no department or unit to set.
+          </p>
+        )}
       </form>
     </div>
   );
