@@ -24,6 +24,9 @@ const PUBLIC = new Set([
   'POST /api/v1/auth/request-reset-password',
   'POST /api/v1/auth/reset-password',
   'POST /api/v1/auth/activate',
+  // The reset and activation screens check their link before a password is typed.
+  'POST /api/v1/auth/reset-password/check',
+  'POST /api/v1/auth/activate/check',
   // Public with ?activation_code=; with ?user_id= it checks the bearer token itself.
   'POST /api/v1/auth/resend-activation',
   'GET /api/v1/auth/social/microsoft/',
