@@ -1,0 +1,135 @@
+import { expect, test, type Page, type Request } from '@playwright/test';
+import { RATING_COMMENT_SAVED, type ReplyRating } from '../../../contract/feedback-constants';
+import { nextRating } from '../../../machines/reply-rating.machine';
+import { coverageOf, formatCoverage } from '../../model/support/model-paths';
+import { accounts, signInAndLand } from '../helpers/accounts';
+import { assistantMessages, createConversationByApi, errorEnvelope, signedInToken, unique, type Step } from './paths-support';
+import { COMMENT, replyRatingMachine, replyRatingPaths as paths } from './reply-rating.paths-model';
+
+/**
+ * The thumbs under a reply (machines/reply-rating.machine.ts, the model in reply-rating.paths-model.ts), driven
+ * through the real buttons and comment dialog of a conversation made through the API. Saves go to the real server
+ * (PUT /chat/messages/{id}/rating); generated only locally, forced with a stub: the server failing a save (500).
+ */
+const RATING = /\/api\/v1\/chat\/messages\/[^/]+\/rating$/;
+const isRatingPut = (r: Request) => r.method() === 'PUT' && RATING.test(new URL(r.url()).pathname);
+const FAILURE = 'Internal Server Error';
+
+interface Run {
+  page: Page;
+  /** What the buttons show, and what the server has. */
+  shown: ReplyRating | null;
+  saved: ReplyRating | null;
+  comment: string;
+  /** The save in flight is the comment's. */
+  sendingComment: boolean;
+  puts: Request[];
+}
+
+const reply = (page: Page) => assistantMessages(page).last();
+const thumb = (page: Page, rating: ReplyRating) => reply(page).getByRole('button', { name: rating === 'up' ? 'Good reply' : 'Bad reply' });
+const dialog = (page: Page) => page.getByRole('dialog', { name: 'What went wrong?' });
+const toast = (page: Page, text: string) => page.getByRole('alertdialog', { name: text });
+
+async function expectThumbs(page: Page, shown: ReplyRating | null) {
+  await expect(thumb(page, 'up')).toHaveAttribute('aria-pressed', String(shown === 'up'));
+  await expect(thumb(page, 'down')).toHaveAttribute('aria-pressed', String(shown === 'down'));
+}
+
+async function failNextSave(page: Page, next: Step | undefined) {
+  if (next?.type !== 'xstate.error.actor.save') return;
+  await page.route(RATING, (route) => (route.request().method() === 'PUT' ? route.fulfill(errorEnvelope(500, FAILURE)) : route.fallback()));
+}
+
+async function perform(run: Run, event: Step, next: Step | undefined) {
+  const { page } = run;
+  switch (event.type) {
+    case 'rating.choose': {
+      const pressed = event.rating as ReplyRating;
+      run.shown = nextRating(run.shown, pressed);
+      run.comment = '';
+      run.sendingComment = false;
+      await failNextSave(page, next);
+      const request = page.waitForRequest(isRatingPut);
+      await reply(page).hover();
+      await thumb(page, pressed).click();
+      expect((await request).postDataJSON()).toEqual({ rating: run.shown, comment: null });
+      // Shown at once, before the server answers.
+      await expectThumbs(page, run.shown);
+      return;
+    }
+    case 'xstate.done.actor.save':
+      if (run.sendingComment) {
+        await expect(toast(page, RATING_COMMENT_SAVED)).toBeVisible();
+        await expect(dialog(page)).toHaveCount(0);
+        run.comment = '';
+      } else {
+        run.saved = run.shown;
+        // A thumbs down asks what went wrong.
+        await expect(dialog(page)).toHaveCount(run.shown === 'down' ? 1 : 0);
+      }
+      await expectThumbs(page, run.saved);
+      return;
+    case 'xstate.error.actor.save':
+      await expect(toast(page, FAILURE)).toBeVisible();
+      if (run.sendingComment) {
+        // The comment stays, ready to send again.
+        await expect(dialog(page).getByRole('textbox', { name: 'Comment (optional)' })).toHaveValue(run.comment);
+      } else {
+        run.shown = run.saved;
+        await expect(dialog(page)).toHaveCount(0);
+      }
+      await expectThumbs(page, run.shown);
+      await page.unroute(RATING);
+      return;
+    case 'comment.edit':
+      run.comment = event.text as string;
+      await dialog(page).getByRole('textbox', { name: 'Comment (optional)' }).fill(run.comment);
+      return;
+    case 'comment.send': {
+      run.sendingComment = true;
+      await failNextSave(page, next);
+      const request = page.waitForRequest(isRatingPut);
+      await dialog(page).getByRole('button', { name: 'Send' }).click();
+      expect((await request).postDataJSON()).toEqual({ rating: 'down', comment: COMMENT });
+      return;
+    }
+    case 'comment.skip': {
+      const sent = run.puts.length;
+      await dialog(page).getByRole('button', { name: 'Skip' }).click();
+      await expect(dialog(page)).toHaveCount(0);
+      await expectThumbs(page, 'down');
+      expect(run.puts).toHaveLength(sent);
+      run.comment = '';
+      return;
+    }
+    default:
+      throw new Error(`no browser step for ${event.type}`);
+  }
+}
+
+const stepName = (e: Step) => (e.type === 'rating.choose' ? `${e.type}(${e.rating as string})` : e.type);
+
+test.describe('reply rating paths (generated from machines/reply-rating.machine.ts)', () => {
+  test.afterAll(() => {
+    console.log(formatCoverage('reply-rating (e2e paths)', coverageOf(replyRatingMachine, paths as never), paths.length));
+  });
+
+  for (const path of paths) {
+    test(path.events.map(stepName).join(' → '), async ({ page }) => {
+      test.setTimeout(120_000);
+      await signInAndLand(page, accounts.user, /\/chat$/);
+      const id = await createConversationByApi(page.request, await signedInToken(page), unique('Rate me'));
+      await page.goto(`/chat?id=${id}`);
+      await expect(reply(page)).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
+      const run: Run = { page, shown: null, saved: null, comment: '', sendingComment: false, puts: [] };
+      page.on('request', (r) => {
+        if (isRatingPut(r)) run.puts.push(r);
+      });
+      await expectThumbs(page, null);
+      for (const [i, event] of path.events.entries()) {
+        await test.step(stepName(event), () => perform(run, event, path.events[i + 1]));
+      }
+    });
+  }
+});
