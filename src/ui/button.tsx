@@ -20,6 +20,22 @@ const variants: Record<ButtonVariant, string> = {
   danger: 'bg-red-600 text-white shadow-xs hover:bg-red-700 data-[pressed]:bg-red-800',
 };
 
+/**
+ * Disabled: grey and flat, never faded with opacity (a faded label fell to 2-3:1, unreadable), each pair at least
+ * 5.8:1 in its theme. Important (!) so that hover colours cannot take a disabled button back to its variant's look.
+ */
+const solidDisabled =
+  'data-[disabled]:bg-gray-200! data-[disabled]:text-gray-600! data-[disabled]:shadow-none ' +
+  'dark:data-[disabled]:bg-gray-700! dark:data-[disabled]:text-gray-300!';
+const disabledLook: Record<ButtonVariant, string> = {
+  primary: solidDisabled,
+  danger: solidDisabled,
+  secondary:
+    'data-[disabled]:border-gray-200! data-[disabled]:bg-gray-100! data-[disabled]:text-gray-600! data-[disabled]:shadow-none ' +
+    'dark:data-[disabled]:border-gray-700! dark:data-[disabled]:bg-gray-800! dark:data-[disabled]:text-gray-400!',
+  ghost: 'data-[disabled]:bg-transparent! data-[disabled]:text-gray-600! dark:data-[disabled]:text-gray-400!',
+};
+
 const sizes: Record<ButtonSize, string> = {
   sm: 'h-8 gap-1.5 px-3 text-sm',
   md: 'h-10 gap-2 px-4 text-sm',
@@ -31,8 +47,9 @@ export function buttonStyles({ variant = 'secondary', size = 'md' }: { variant?:
   return cx(
     'relative inline-flex shrink-0 cursor-pointer select-none items-center justify-center whitespace-nowrap rounded-lg font-medium',
     'transition-colors duration-150 motion-reduce:transition-none',
-    'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50 data-[pending]:cursor-wait',
+    'data-[disabled]:cursor-not-allowed data-[pending]:cursor-wait',
     variants[variant],
+    disabledLook[variant],
     sizes[size],
   );
 }

@@ -6,7 +6,10 @@ export const fieldStyles = {
   control:
     'w-full rounded-lg border border-gray-300 bg-white px-3 text-base text-gray-900 shadow-xs transition-colors sm:text-sm ' +
     'placeholder:text-gray-500 hover:border-gray-400 focus:border-blue-600 ' +
-    'data-[invalid]:border-red-600 data-[disabled]:cursor-not-allowed data-[disabled]:opacity-60 ' +
+    'data-[invalid]:border-red-600 data-[disabled]:cursor-not-allowed ' +
+    // Disabled: flat and grey but readable, placeholders included (4.6:1 and up); a faded field fell under 4.5:1.
+    'data-[disabled]:border-gray-200 data-[disabled]:bg-gray-50 data-[disabled]:text-gray-600 data-[disabled]:shadow-none ' +
+    'dark:data-[disabled]:border-gray-700 dark:data-[disabled]:bg-gray-800 dark:data-[disabled]:text-gray-400 ' +
     'read-only:bg-gray-50 read-only:hover:border-gray-300 ' +
     'dark:border-gray-600 dark:bg-gray-900 dark:text-gray-100 dark:placeholder:text-gray-400 dark:hover:border-gray-500 ' +
     'dark:focus:border-blue-400 dark:data-[invalid]:border-red-400 dark:read-only:bg-gray-800',

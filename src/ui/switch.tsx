@@ -20,13 +20,14 @@ export function Switch({ children, className, ...props }: SwitchProps) {
       {...props}
       className={cx(
         'group inline-flex cursor-pointer items-center gap-3 text-sm text-gray-900 dark:text-gray-100',
-        'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50',
+        // Disabled: the label greyed but readable (6:1), only the box faded (a faded label fell under 4.5:1).
+        'data-[disabled]:cursor-not-allowed data-[disabled]:text-gray-600 dark:data-[disabled]:text-gray-400',
         className,
       )}
     >
       <span
         className={cx(
-          'flex h-6 w-11 shrink-0 items-center rounded-full bg-gray-400 p-0.5 transition-colors duration-150 motion-reduce:transition-none',
+          'flex h-6 w-11 shrink-0 items-center rounded-full bg-gray-400 p-0.5 transition-colors duration-150 motion-reduce:transition-none group-data-[disabled]:opacity-50',
           'group-data-[selected]:bg-primary-dark dark:bg-gray-600 dark:group-data-[selected]:bg-primary',
           groupFocusRing,
         )}
