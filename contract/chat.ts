@@ -64,6 +64,8 @@ export const chatMessage = z.object({
   created_at: z.string(),
   /** The person stopped this reply while it was written: its content is the text up to then (status 'complete'). */
   stopped: z.boolean(),
+  /** The person's thumbs up or down on this reply (PUT /chat/messages/{id}/rating); absent or null: none. */
+  rating: z.enum(['up', 'down']).nullable().optional(),
   /** A question's files, in the order they were attached; absent when it carried none. */
   documents: z.array(messageDocument).optional(),
 });

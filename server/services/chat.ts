@@ -22,6 +22,7 @@ import {
 import { conversationStorageKeys } from '../db/repositories/documents';
 import { readMessagePage } from '../db/repositories/message-pages';
 import type { MessageRecord } from '../db/repositories/messages';
+import { ratingsOf } from '../db/repositories/reply-ratings';
 import { withCarriedDocuments } from './documents-carried';
 import { removeStoredFiles } from './documents-files';
 import { NotFoundError } from './errors';
@@ -148,9 +149,10 @@ export async function conversationMessages(
   const start = before === undefined ? undefined : (decodeMessageCursor(before) ?? undefined);
   const { rows, hasEarlier } = await readMessagePage(db, id, { before: start, limit, maxChars: MESSAGE_PAGE_MAX_CHARS });
   const oldest = rows[0];
+  const ratings = await ratingsOf(db, userId, rows.filter((row) => row.sender !== 'user').map((row) => row.id));
   return {
     conversation: toConversation(conversation),
-    messages: await withCarriedDocuments(db, rows.map((row) => readableMessage(row, publicUrl))),
+    messages: await withCarriedDocuments(db, rows.map((row) => ({ ...readableMessage(row, publicUrl), rating: ratings.get(row.id) ?? null }))),
     earlier_cursor: hasEarlier && oldest ? encodeMessageCursor({ seq: oldest.seq, createdAt: oldest.created_at }) : null,
   };
 }

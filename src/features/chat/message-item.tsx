@@ -13,6 +13,7 @@ import { Button } from '../../ui/button';
 import { toast } from '../../ui/toast';
 import { Tooltip } from '../../ui/tooltip';
 import { ThinkingIndicator } from './thinking-indicator';
+import { ReplyRating } from './reply-rating';
 import { MessageTime } from './message-time';
 import { MessageFiles } from './message-files';
 
@@ -140,6 +141,7 @@ export const MessageItem = memo(function MessageItem({ message, liveText, isThin
               </AriaButton>
             </Tooltip>
           )}
+          <ReplyRating key={message.id} messageId={message.id} rating={message.rating ?? null} />
           <MessageTime createdAt={message.created_at} />
         </div>
       )}
