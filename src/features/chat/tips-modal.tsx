@@ -52,12 +52,12 @@ export interface TipsModalProps {
 export default function TipsModal({ isOpen, onClose }: TipsModalProps) {
   return (
     <Modal isOpen={isOpen} onOpenChange={(open) => !open && onClose()} title="Tips" size="2xl">
-      {isOpen && <TipsBody />}
+      {isOpen && <TipsBody onClose={onClose} />}
     </Modal>
   );
 }
 
-function TipsBody() {
+function TipsBody({ onClose }: { onClose(): void }) {
   const pager = useActorRef(tipsPager, {
     input: {
       pageSize: TIP_PAGE_SIZE,
@@ -93,7 +93,19 @@ function TipsBody() {
           onChange={(text) => pager.send({ type: 'pager.search', text })}
           className="min-w-48 flex-1"
         />
-        <Select label="Level" items={levelItems} selectedKey={level} onSelectionChange={(key) => filterBy({ level: key ?? ALL_LEVELS })} className="w-44" />
+        {/* Escape on the closed Level select closes the modal at the first press. Right after a level is chosen the
+            select's list is still leaving (its exit transition), and react-aria's overlay stack lets only the topmost
+            overlay close, so the modal swallowed that Escape. With the list open, Escape still closes only the list. */}
+        <div
+          className="contents"
+          onKeyDownCapture={(e) => {
+            if (e.key !== 'Escape' || (e.target as Element).closest('[role=listbox]')) return;
+            e.stopPropagation();
+            onClose();
+          }}
+        >
+          <Select label="Level" items={levelItems} selectedKey={level} onSelectionChange={(key) => filterBy({ level: key ?? ALL_LEVELS })} className="w-44" />
+        </div>
       </div>
       {tag && <TagFilter tag={tag} onClear={() => filterBy({ tag: null })} />}
       {view.loading && (
