@@ -52,7 +52,6 @@ export function MultiSelect({
           fieldStyles.control,
           'flex h-10 cursor-pointer items-center justify-between gap-2 text-left',
           'group-data-[open]:border-blue-600 dark:group-data-[open]:border-blue-400',
-          'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-60',
         )}
       >
         <SelectValue className="min-w-0 flex-1 truncate data-[placeholder]:text-gray-500 dark:data-[placeholder]:text-gray-400">

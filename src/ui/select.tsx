@@ -84,7 +84,7 @@ export function Select({
               className={cx(
                 'flex cursor-pointer items-center justify-between gap-2 rounded-md px-2.5 py-2 text-sm outline-hidden!',
                 'data-[focused]:bg-gray-100 data-[selected]:font-medium dark:data-[focused]:bg-gray-700',
-                'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50',
+                'data-[disabled]:cursor-not-allowed data-[disabled]:text-gray-500 dark:data-[disabled]:text-gray-400',
               )}
             >
               {({ isSelected }) => (

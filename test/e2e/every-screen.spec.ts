@@ -140,7 +140,7 @@ const chatScreens: Screen[] = [
     },
   },
   { name: 'Share', path: chatPath, ready: reply, open: via('Share', dialog('Share Conversation')) },
-  { name: 'Features menu', path: chatPath, ready: reply, open: via('Features', (p) => p.getByRole('menu')) },
+  { name: 'Features menu', path: chatPath, ready: reply, open: via(/^Features/, (p) => p.getByRole('menu')) },
   {
     name: 'Delete Conversation',
     path: chatPath,
@@ -155,8 +155,22 @@ const chatScreens: Screen[] = [
   { name: 'Submit Feedback', path: chatPath, ready: reply, open: fromProfileMenu('Submit Feedback') },
   { name: 'Report an Issue', path: chatPath, ready: reply, open: fromProfileMenu('Report an Issue') },
   { name: 'conversations drawer', path: chatPath, ready: reply, phoneOnly: true, open: via('Open menu', dialog('Conversations')) },
+  {
+    name: 'thumbs down, comment',
+    path: chatPath,
+    ready: reply,
+    open: async (page) => {
+      await click(page, 'Bad reply', reply(page));
+      return page.getByRole('dialog');
+    },
+  },
   { name: 'shared conversation', path: (s) => s.sharePath, ready: (p) => p.getByRole('article', { name: 'Shared reply' }) },
+  { name: 'shared links', path: () => '/shared-links', ready: button(/^Stop sharing /) },
+  { name: 'Stop Sharing', path: () => '/shared-links', ready: button(/^Stop sharing /), open: via(/^Stop sharing /, alertDialog('Stop Sharing')) },
 ];
+
+/** Admins read their organisation's feedback, the superuser everyone's. */
+const feedbackInbox: Screen = { name: 'feedback inbox', path: () => '/feedback-inbox', ready: h1('Feedback Inbox') };
 
 const roles: Record<'user' | 'admin' | 'superuser' | 'signed out', Screen[]> = {
   'signed out': [
@@ -216,6 +230,7 @@ const roles: Record<'user' | 'admin' | 'superuser' | 'signed out', Screen[]> = {
     },
     { name: 'global policy', path: () => '/global-policy', ready: (p) => p.getByRole('textbox').first() },
     { name: 'chat', path: () => '/chat', ready: (p) => p.getByRole('heading', { name: 'How can I help you today?' }) },
+    feedbackInbox,
     ...everyone,
     departmentSelect,
   ],
@@ -226,6 +241,7 @@ const roles: Record<'user' | 'admin' | 'superuser' | 'signed out', Screen[]> = {
     { name: 'system prompts', path: () => '/system-prompts', ready: anyH1 },
     { name: 'register', path: () => '/register', ready: anyH1 },
     { name: 'profile menu', path: () => '/home', ready: anyH1, open: profileMenu },
+    feedbackInbox,
     ...everyone,
   ],
 };
