@@ -1,9 +1,10 @@
-import { assertEvent, assign, emit, setup } from 'xstate';
+import { assertEvent, assign, emit, setup, spawnChild, stopChild, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { safeReturnPath } from './return-path';
 import type { LoginRequest, LoginResponse, Tokens } from '../contract/auth';
 import type { User } from '../contract/user';
+import type { ThemeChoice } from '../contract/theme';
 
 /**
  * The signed-in session: who is logged in and with which tokens.
@@ -27,6 +28,8 @@ export interface SessionContext {
    * again once per restored session. A sign-in brings a fresh one.
    */
   userStale: boolean;
+  /** The theme the server had before the choice being saved (null: none pending): a failed save goes back to it. */
+  themeBeforeSave: ThemeChoice | null;
 }
 
 export interface SessionInput {
@@ -43,34 +46,53 @@ export type SessionEvent =
   /** A profile update answered with a user and maybe new tokens: they replace the session. */
   | { type: 'session.replaced'; user: User; tokens?: Tokens }
   | { type: 'session.dismissError' }
+  /** The person picked a colour theme: shown at once, saved with them on the server (issue 28). */
+  | { type: 'session.themeChosen'; theme: ThemeChoice }
   /** The app has shown the landing screen after a sign-in. */
   | { type: 'session.landed' };
+
+/** How a theme save ended (spawned child `saveTheme`). */
+type ThemeSaveOutcome = DoneActorEvent<User, 'saveTheme'> | ErrorActorEvent<unknown, 'saveTheme'>;
 
 export type SessionEmitted = { type: 'session.expired' } | Notice;
 
 export const LOGIN_FAILED = 'Login failed';
 /** Spec section 8: the current user could not be loaded. */
 export const USER_FETCH_FAILED = 'Failed to fetch user data';
+/** Not in the spec: the theme choice could not be saved (it is undone on screen). */
+export const THEME_SAVE_FAILED = 'Failed to save your theme';
 
 export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,
-    events: {} as SessionEvent,
+    events: {} as SessionEvent | ThemeSaveOutcome,
     input: {} as SessionInput,
     emitted: {} as SessionEmitted,
     tags: {} as 'busy' | 'authenticated' | 'expired' | 'loadingUser',
+    children: {} as { login: 'login'; refresh: 'refresh'; logout: 'logout'; loadUser: 'loadUser'; saveTheme: 'saveTheme' },
   },
   actors: {
     login: notProvided<LoginResponse, LoginRequest>('login'),
     refresh: notProvided<Tokens, { refreshToken: string | null }>('refresh'),
     logout: notProvided<void, { refreshToken: string | null }>('logout'),
     loadUser: notProvided<User, void>('loadUser'),
+    saveTheme: notProvided<User, { theme: ThemeChoice }>('saveTheme'),
   },
   guards: {
+    isAnotherTheme: ({ context, event }) => event.type === 'session.themeChosen' && (context.user?.theme ?? 'system') !== event.theme,
     hasStoredSession: ({ context }) => Boolean(context.token && context.refreshToken && context.user),
     isUserStale: ({ context }) => context.userStale,
   },
   actions: {
+    showChosenTheme: assign(({ context, event }) => {
+      assertEvent(event, 'session.themeChosen');
+      const before = context.themeBeforeSave ?? context.user?.theme ?? 'system';
+      return { user: context.user && { ...context.user, theme: event.theme }, themeBeforeSave: before };
+    }),
+    undoChosenTheme: assign(({ context }) => ({
+      user: context.user && context.themeBeforeSave ? { ...context.user, theme: context.themeBeforeSave } : context.user,
+      themeBeforeSave: null,
+    })),
     clearSession: assign({ token: null, refreshToken: null, user: null, justSignedIn: false, returnTo: null, userStale: false }),
     clearError: assign({ error: null }),
     replaceSession: assign(({ event }) => {
@@ -89,7 +111,13 @@ export const sessionMachine = setup({
     justSignedIn: false,
     returnTo: null,
     userStale: Boolean(input.user),
+    themeBeforeSave: null,
   }),
+  // A theme save answers wherever the session has got to meanwhile (a refresh, say); after a logout nothing is undone.
+  on: {
+    'xstate.done.actor.saveTheme': { actions: assign({ themeBeforeSave: null }) },
+    'xstate.error.actor.saveTheme': { actions: ['undoChosenTheme', emit(notice('error', THEME_SAVE_FAILED))] },
+  },
   initial: 'restoring',
   states: {
     restoring: {
@@ -140,6 +168,15 @@ export const sessionMachine = setup({
         'session.refresh': 'refreshing',
         'session.logout': 'loggingOut',
         'session.replaced': { actions: 'replaceSession' },
+        // The latest choice wins: a save still under way is dropped for the new one.
+        'session.themeChosen': {
+          guard: 'isAnotherTheme',
+          actions: [
+            'showChosenTheme',
+            stopChild('saveTheme'),
+            spawnChild('saveTheme', { id: 'saveTheme', input: ({ event }) => ({ theme: (event as { theme: ThemeChoice }).theme }) }),
+          ],
+        },
         'session.landed': { actions: assign({ justSignedIn: false, returnTo: null }) },
       },
       initial: 'checkingUser',

@@ -1,12 +1,13 @@
 import { useEffect } from 'react';
+import { isDark, subscribeColorScheme } from '../lib/color-scheme';
 import { themeColorFor } from './theme-color';
 
-const DARK_QUERY = '(prefers-color-scheme: dark)';
-
-/** Keeps `<meta name="theme-color">` right for the route, and again whenever the system scheme changes. */
+/**
+ * Keeps `<meta name="theme-color">` right for the route, and again whenever the page's scheme changes (the
+ * system's, or the person's theme choice).
+ */
 export function useThemeColor(routeName: string | undefined) {
   useEffect(() => {
-    const media = window.matchMedia(DARK_QUERY);
     const apply = () => {
       let meta = document.querySelector<HTMLMetaElement>('meta[name="theme-color"]');
       if (!meta) {
@@ -14,10 +15,9 @@ export function useThemeColor(routeName: string | undefined) {
         meta.name = 'theme-color';
         document.head.append(meta);
       }
-      meta.content = themeColorFor(routeName, media.matches);
+      meta.content = themeColorFor(routeName, isDark());
     };
     apply();
-    media.addEventListener('change', apply);
-    return () => media.removeEventListener('change', apply);
+    return subscribeColorScheme(apply);
   }, [routeName]);
 }

@@ -5,6 +5,9 @@ import type { LoginRequest } from '../../contract/auth';
 import { errorText } from '../api/api-error';
 import { login, logout, refreshTokens } from '../api/auth';
 import { fetchMe } from '../api/users';
+import { savePreferences } from '../api/preferences';
+import { applyTheme } from '../lib/color-scheme';
+import type { ThemeChoice } from '../../contract/theme';
 import { connectSession } from '../api/http';
 import { shallowEqual } from '../lib/shallow-equal';
 import { toast } from '../ui/toast';
@@ -28,6 +31,7 @@ const machine = sessionMachine.provide({
     logout: fromPromise(async ({ input }: { input: { refreshToken: string | null } }) => logout(input.refreshToken)),
     // A restored session reloads the person once, so role, package, features and department are current.
     loadUser: fromPromise(() => fetchMe()),
+    saveTheme: fromPromise(({ input }: { input: { theme: ThemeChoice } }) => savePreferences({ theme: input.theme })),
   },
 });
 
@@ -35,6 +39,16 @@ const machine = sessionMachine.provide({
 export const sessionActor = createActor(machine, { input: loadSession() });
 
 sessionActor.subscribe((snapshot) => saveSession(snapshot.context));
+// The person's theme, whenever it arrives or changes (sign-in, the restored user reloaded, a choice, a failed
+// save undone); it stays as it is once signed out. A user stored before themes existed has none: left alone.
+let shownTheme: ThemeChoice | undefined;
+sessionActor.subscribe(({ context }) => {
+  const theme = context.user?.theme;
+  if (theme && theme !== shownTheme) {
+    shownTheme = theme;
+    applyTheme(theme);
+  }
+});
 // Listened to here, before the actor starts: a restored session may fail to load its user or expire before any
 // view has mounted, and those toasts must not be lost (the toast queue keeps them until the stack shows).
 sessionActor.on('notice.show', (e) => toast[e.tone](e.text));

@@ -1,8 +1,9 @@
 import { expect } from 'vitest';
 import { fromPromise } from 'xstate';
-import { sessionMachine, type SessionEvent } from '../../machines/session.machine';
+import { sessionMachine, type SessionContext, type SessionEvent } from '../../machines/session.machine';
 import type { LoginResponse, Tokens } from '../../contract/auth';
 import type { User } from '../../contract/user';
+import type { ThemeChoice } from '../../contract/theme';
 import { runModelTest } from './support/run-model';
 
 const user: User = {
@@ -18,6 +19,9 @@ const pending = <T>() => new Promise<T>(() => {});
 const logoutInputs: Array<string | null> = [];
 const emitted: string[] = [];
 const userLoads = { count: 0 };
+const themeSaves: ThemeChoice[] = [];
+/** The context before the step being checked: a failed theme save must go back to the theme of then. */
+let before: SessionContext | null = null;
 
 const testMachine = () =>
   sessionMachine.provide({
@@ -30,6 +34,10 @@ const testMachine = () =>
       }),
       loadUser: fromPromise<User, void>(() => {
         userLoads.count += 1;
+        return pending();
+      }),
+      saveTheme: fromPromise<User, { theme: ThemeChoice }>(({ input }) => {
+        themeSaves.push(input.theme);
         return pending();
       }),
     },
@@ -68,6 +76,11 @@ const eventsFor = (value: string): SessionEvent[] => {
         { type: 'session.logout' },
         { type: 'session.replaced', user: renamed, tokens: replacedTokens },
         { type: 'session.landed' },
+        // 'system' is the fixture's theme at first (none stored): choosing it again changes nothing.
+        { type: 'session.themeChosen', theme: 'dark' },
+        { type: 'session.themeChosen', theme: 'system' },
+        { type: 'xstate.done.actor.saveTheme', output: { ...user, theme: 'dark' } } as never,
+        { type: 'xstate.error.actor.saveTheme', error: new Error('offline') } as never,
       ];
     case 'refreshing':
       return [
@@ -91,6 +104,8 @@ runModelTest({
   onActor: (actor) => {
     emitted.length = 0;
     userLoads.count = 0;
+    themeSaves.length = 0;
+    before = null;
     actor.on('*', (e) => emitted.push(e.type));
   },
   inputs: [{}, { token: 'stored-access', refreshToken: 'stored-refresh', user }, { token: 'stored-access', refreshToken: null, user }],
@@ -139,6 +154,22 @@ runModelTest({
         expect(emitted.at(-1)).toBe('notice.show');
       }
       if (e?.type === 'session.replaced') expect(s.context).toMatchObject({ token: 'access-3', refreshToken: 'refresh-3', user: renamed });
+      // A theme choice shows at once and is saved; a failed save goes back to the theme the server had, and says so.
+      if (e?.type === 'session.themeChosen' && before) {
+        const chosen = (e as unknown as { theme: ThemeChoice }).theme;
+        expect(s.context.user?.theme).toBe(chosen);
+        if ((before.user?.theme ?? 'system') !== chosen) {
+          expect(themeSaves.at(-1)).toBe(chosen);
+          expect(s.context.themeBeforeSave).toBe(before.themeBeforeSave ?? before.user?.theme ?? 'system');
+        }
+      }
+      if (e?.type === 'xstate.done.actor.saveTheme') expect(s.context.themeBeforeSave).toBeNull();
+      if (e?.type === 'xstate.error.actor.saveTheme' && before) {
+        expect(s.context.themeBeforeSave).toBeNull();
+        expect(s.context.user?.theme).toBe(before.themeBeforeSave ?? before.user?.theme);
+        expect(emitted.at(-1)).toBe('notice.show');
+      }
+      before = s.context;
     },
     refreshing: (s) => {
       expect(s.hasTag('busy')).toBe(true);
