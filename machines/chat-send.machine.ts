@@ -11,7 +11,7 @@ import {
   type EventObject,
 } from 'xstate';
 import type { ReplyStopResult } from '../contract/chat';
-import { serverDetailOf } from './load-failure';
+import { isNotFoundFailure, serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { pollMachine, type PollInput, type PollOutput, type PollProgress } from './poll.machine';
@@ -38,6 +38,9 @@ import type { StreamActivity, StreamErrorType, Usage } from '../contract/chat-st
  *   to show under 'Refresh message'. Send, edit and `messages.refresh` (with a conversation) are accepted.
  * - `refreshing` (tag `refreshing`): invokes `loadRecent` (id `loadRecent`).
  * - `following` (tags `busy`, `following`): invokes `follow` (id `follow`), see below.
+ * - `notFound` (tag `notFound`): loading the conversation was answered 404 (deleted, another person's, or a wrong
+ *   link). Final for this id: no toast, nothing is accepted but `conversation.open` of something else; the view
+ *   says so once and offers a new chat. Any other load failure goes to `idle` with 'Failed to fetch messages'.
  * - `opening`: transient, never observed (picks `loading` or `idle` at start and after `conversation.open`).
  *
  * ## A page in hand
@@ -438,7 +441,7 @@ export const chatSendMachine = setup({
       follow: 'follow';
       stopReply: 'stopReply';
     },
-    tags: {} as 'busy' | 'thinking' | 'streaming' | 'loading' | 'error' | 'refreshing' | 'following',
+    tags: {} as 'busy' | 'thinking' | 'streaming' | 'loading' | 'error' | 'refreshing' | 'following' | 'notFound',
   },
   actors: {
     loadMessages: notProvided<ConversationMessages, LoadInput>('loadMessages'),
@@ -454,6 +457,11 @@ export const chatSendMachine = setup({
   },
   guards: {
     hasConversation: ({ context }) => context.conversationId !== null,
+    /** The server has no such conversation for this person (not a network or server failure). */
+    loadNotFound: ({ event }) => {
+      assertEvent(event, 'xstate.error.actor.loadMessages');
+      return isNotFoundFailure(event.error);
+    },
     /** A conversation to open and no page of it in hand. */
     needsLoading: ({ context }) => context.conversationId !== null && context.openedPage === null,
     /** New chat always resets; another id opens it; the current id only when its load failed (a retry). */
@@ -707,8 +715,15 @@ export const chatSendMachine = setup({
           { guard: 'loadedStreamingReply', target: 'following', actions: 'applyLoadedConversation' },
           { target: 'idle', actions: 'applyLoadedConversation' },
         ],
-        onError: { target: 'idle', actions: ['markLoadFailed', 'reportLoadFailed'] },
+        onError: [
+          { guard: 'loadNotFound', target: 'notFound' },
+          { target: 'idle', actions: ['markLoadFailed', 'reportLoadFailed'] },
+        ],
       },
+    },
+    /** Loading was answered 404: said once by the view, no toast; only opening something else leaves it. */
+    notFound: {
+      tags: ['notFound'],
     },
     idle: {
       on: {

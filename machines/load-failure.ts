@@ -4,10 +4,16 @@
  * How the load actors (`loadMessages`, `loadRecent`, the follow check) reject: any error; when the server
  * answered with its own sentence, the error carries it as `serverDetail` (src/ builds it with {@link loadFailure}).
  */
-export type LoadFailure = Error & { serverDetail: string | null };
+export type LoadFailure = Error & { serverDetail: string | null; notFound?: boolean };
 
-export function loadFailure(message: string, serverDetail: string | null): LoadFailure {
-  return Object.assign(new Error(message), { serverDetail });
+/** `notFound`: the server answered 404 (the thing asked for is not there, or not this person's). */
+export function loadFailure(message: string, serverDetail: string | null, notFound = false): LoadFailure {
+  return Object.assign(new Error(message), { serverDetail, notFound });
+}
+
+/** The load failed because the server has no such thing for this person (404), not because of the network or the server. */
+export function isNotFoundFailure(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { notFound?: unknown }).notFound === true;
 }
 
 /** The server's own sentence in a load failure, if it gave one. */

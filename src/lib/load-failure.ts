@@ -7,7 +7,7 @@ import { ApiError } from '../api/api-error';
  */
 export function asLoadFailure(error: unknown) {
   const serverDetail = error instanceof ApiError && error.status !== 0 && error.detail ? error.detail : null;
-  return loadFailure(error instanceof Error ? error.message : String(error), serverDetail);
+  return loadFailure(error instanceof Error ? error.message : String(error), serverDetail, error instanceof ApiError && error.status === 404);
 }
 
 /** A call whose failure reaches a machine as a load failure (the server's sentence kept, when it gave one). */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { assign, createActor, fromCallback, fromPromise, setup, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import { chatSendMachine, displayedContent, FETCH_MESSAGES_FAILED, FETCH_RECENT_FAILED, FOLLOW_INTERVAL_MS, followReplyMachine, MAX_FOLLOW_ATTEMPTS, MESSAGES_REFRESHED, NO_MESSAGES_FOUND, refreshFailedText, SEND_REQUEST_FAILED, SEND_STREAM_FAILED, STOP_FAILED, streamErrorContent, type ChatSendEvent, type ChatSendInput, type ChatSendReported, type LoadEarlierInput, type LoadInput, type SendMessageInput, type StopReplyInput } from '../../machines/chat-send.machine';
-import { loadFailure, serverDetailOf } from '../../machines/load-failure';
+import { isNotFoundFailure, loadFailure, serverDetailOf } from '../../machines/load-failure';
 import { notice } from '../../machines/notice';
 import type { PollOutput } from '../../machines/poll.machine';
 import { type ChatMessage, type ConversationMessages, type ReplyStopResult, type SendMessageRequest } from '../../contract/chat';
@@ -95,6 +95,8 @@ const options = { browsing: false, imageGeneration: false, reasoningEffort: 'low
 const refusedRefresh = loadFailure('HTTP 409', 'This conversation is busy');
 const droppedRefresh = loadFailure('Network Error', null);
 const failedFollow = loadFailure('HTTP 500', 'The database is unavailable');
+/** The server has no such conversation for this person (src/lib/load-failure.ts marks a 404 so). */
+const missingConversation = loadFailure('HTTP 404', 'Conversation not found', true);
 
 // --- fakes and what they saw (one live actor at a time) ---
 let sent: SendMessageInput[] = [];
@@ -235,6 +237,16 @@ const eventsFor = (s: Snap): Ev[] => {
         { type: 'xstate.done.actor.loadMessages', output: answerFor(current, midReply2), actorId: 'loadMessages' },
         { type: 'xstate.done.actor.loadMessages', output: answerFor(current, midReply4), actorId: 'loadMessages' },
         { type: 'xstate.error.actor.loadMessages', error: new Error('500'), actorId: 'loadMessages' },
+        { type: 'xstate.error.actor.loadMessages', error: missingConversation, actorId: 'loadMessages' },
+      ];
+    case 'notFound':
+      // Listed to show that nothing but opening something else is taken.
+      return [
+        ...open,
+        { type: 'message.submit', text: 'Hello Tanya', ...options },
+        { type: 'messages.refresh' },
+        { type: 'message.regenerate', ...options },
+        ...earlier,
       ];
     case 'idle':
     case 'networkError':
@@ -291,7 +303,10 @@ function expectedReports(p: Snap | null, e: { type: string } | null, s: Snap): C
   if ((e.type === 'stream.done' || e.type === 'stream.error') && replying(p) && c.conversationId !== null) {
     out.push({ type: 'exchange.completed', conversationId: c.conversationId, messageCount: c.messages.length });
   }
-  if (e.type === 'xstate.error.actor.loadMessages') out.push(notice('error', FETCH_MESSAGES_FAILED));
+  // A conversation that is not there is said once by the view, never as a toast.
+  if (e.type === 'xstate.error.actor.loadMessages' && !isNotFoundFailure((e as unknown as { error: unknown }).error)) {
+    out.push(notice('error', FETCH_MESSAGES_FAILED));
+  }
   if (e.type === 'xstate.error.actor.loadEarlier') out.push(notice('error', FETCH_MESSAGES_FAILED));
   if (e.type === 'xstate.error.actor.stopReply') out.push(notice('error', STOP_FAILED));
   if (e.type === 'xstate.done.actor.loadRecent' && p.matches('refreshing')) {
@@ -335,6 +350,7 @@ function common(s: Snap, e: { type: string } | null) {
   expect(s.hasTag('error')).toBe(s.matches('networkError'));
   expect(s.hasTag('refreshing')).toBe(s.matches('refreshing'));
   expect(s.hasTag('following')).toBe(s.matches('following'));
+  expect(s.hasTag('notFound')).toBe(s.matches('notFound'));
 
   // Send is possible exactly in idle and networkError, and never with blank text; refresh only after a network
   // error, with a conversation.
@@ -525,6 +541,20 @@ runModelTest({
       expect(s.context.messages).toEqual([]);
       expect(s.children.loadMessages).toBeDefined();
       expect(loads.at(-1)).toEqual({ conversationId: s.context.conversationId });
+    }),
+    notFound: check((s, e, p) => {
+      // Only a 404 leads here, from loading, and it changes nothing but the state: no messages, no title, no toast;
+      // once here, nothing but opening something else is taken.
+      if (!p?.matches('notFound')) {
+        expect(e?.type).toBe('xstate.error.actor.loadMessages');
+        expect(isNotFoundFailure((e as unknown as { error: unknown }).error)).toBe(true);
+        expect(p?.matches('loading')).toBe(true);
+      }
+      expect(s.context).toEqual(p!.context);
+      expect(s.can({ type: 'message.submit', text: 'Hello Tanya', ...options })).toBe(false);
+      expect(s.context.messages).toEqual([]);
+      expect(s.context.loadError).toBeNull();
+      expect(s.can({ type: 'conversation.open', conversationId: null })).toBe(true);
     }),
     idle: check((s, e, p) => {
       const c = s.context;
