@@ -13,7 +13,8 @@ export const COMMENT = 'Automated path test: it answered another question.';
  * it, or skip it, or press a thumb instead. The server saves (or, with a stub, fails). Not generated: presses while
  * a save is in flight (the machine ignores them; a browser cannot hold the save open without a stub), an
  * over-long comment (the text area stops at the limit), a send of nothing written (the same request as skip's
- * first save).
+ * first save), a thumb pressed while the comment dialog is open (the dialog holds the page: a press outside it
+ * closes it, which is `comment.skip`).
  */
 function eventsFor(s: Snap): Step[] {
   const thumbs: Step[] = [
@@ -24,7 +25,7 @@ function eventsFor(s: Snap): Step[] {
     case 'idle':
       return thumbs;
     case 'commenting':
-      return [...(s.context.comment ? [{ type: 'comment.send' }] : [{ type: 'comment.edit', text: COMMENT }]), { type: 'comment.skip' }, ...thumbs];
+      return [...(s.context.comment ? [{ type: 'comment.send' }] : [{ type: 'comment.edit', text: COMMENT }]), { type: 'comment.skip' }];
     case 'saving':
     case 'sendingComment':
       return [
