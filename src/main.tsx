@@ -38,5 +38,5 @@ if (container.firstElementChild && !session.hasTag('authenticated')) {
 
 // Production builds only (the dev server has no worker).
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  afterLoadSettled(() => void import('./app/pwa').then(({ registerServiceWorker }) => registerServiceWorker()));
+  afterLoadSettled(() => void import('./app/pwa').then(({ registerServiceWorker }) => registerServiceWorker(sessionActor)));
 }

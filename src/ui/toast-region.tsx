@@ -1,3 +1,4 @@
+import { useEffect, useState, type CSSProperties } from 'react';
 import { CircleAlert, CircleCheck, Info, TriangleAlert, X, type LucideIcon } from 'lucide-react';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { Text } from 'react-aria-components/Text';
@@ -17,17 +18,56 @@ const looks: Record<ToastType, { icon: LucideIcon; iconClass: string; bar: strin
 };
 
 /**
+ * The message box a toast must never cover (its Send and Stop buttons are what a person reaches for next). A view
+ * may mark another such bar with `data-toast-above`.
+ */
+const COMPOSER = '[data-toast-above], form:has([aria-label="Send message"]), form:has([aria-label="Stop reply"])';
+
+/**
+ * How far above the viewport's bottom edge the stack must start to clear the composer (0 on screens without one).
+ * Measured while toasts show: when one is raised, when the window or the composer (a growing message box) resizes.
+ */
+function useComposerClearance(): number {
+  const [clearance, setClearance] = useState(0);
+  useEffect(() => {
+    let watched: Element | null = null;
+    const resize = new ResizeObserver(() => measure());
+    function measure() {
+      const composer = queue.visibleToasts.length > 0 ? document.querySelector(COMPOSER) : null;
+      if (composer !== watched) {
+        if (watched) resize.unobserve(watched);
+        if (composer) resize.observe(composer);
+        watched = composer;
+      }
+      setClearance(composer ? Math.max(0, Math.round(window.innerHeight - composer.getBoundingClientRect().top)) : 0);
+    }
+    measure();
+    const unsubscribe = queue.subscribe(measure);
+    window.addEventListener('resize', measure);
+    return () => {
+      unsubscribe();
+      window.removeEventListener('resize', measure);
+      resize.disconnect();
+    };
+  }, []);
+  return clearance;
+}
+
+/**
  * Render once at the app root. A labelled landmark ("Notifications", F6 reaches it); each toast is announced
  * (role="alert" content) and has a close button named 'Close'. Hovering or focusing the stack pauses the timers.
- * Newest first: top of the stack on phones, bottom-right corner from `sm` up.
+ * Newest first, and never over Send or Stop: on phones at the top, below the screen's 56 px header bar (the chat's
+ * header, the admin's menu bar); from `sm` up in the bottom-right corner, lifted above the composer when there is one.
  */
 export default function ToastRegion() {
+  const clearance = useComposerClearance();
   return (
     <AriaToastRegion
       queue={queue}
+      style={{ '--toast-clearance': `${clearance}px` } as CSSProperties}
       className={cx(
-        'fixed inset-x-0 top-0 z-[60] flex flex-col gap-2 p-3 outline-hidden',
-        'sm:inset-x-auto sm:top-auto sm:right-0 sm:bottom-0 sm:w-96 sm:flex-col-reverse sm:p-4',
+        'fixed inset-x-0 top-14 z-[60] flex flex-col gap-2 p-3 outline-hidden',
+        'sm:inset-x-auto sm:top-auto sm:right-0 sm:bottom-[var(--toast-clearance)] sm:w-96 sm:flex-col-reverse sm:p-4',
       )}
     >
       {({ toast: item }) => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test } from '@playwright/test';
-import { accounts, signInAndLand } from './helpers/accounts';
+import { accounts, signIn, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 
 const themeColor = (page: import('@playwright/test').Page) =>
@@ -44,14 +44,33 @@ test.describe('accessibility', () => {
 test.describe('PWA', () => {
   test.use({ serviceWorkers: 'allow' });
 
-  test('the service worker controls the root scope, raises the offline notice, and Chromium finds the app installable', async ({ request, baseURL, launchOptions }) => {
+  test('the service worker controls the root scope, raises the offline notice once and not on /login, and Chromium finds the app installable', async ({ request, baseURL, launchOptions }) => {
+    test.slow();
     // Chromium never calls an incognito profile installable, so this test runs in a real (persistent) profile.
     const profile = mkdtempSync(path.join(tmpdir(), 'tanya-pwa-'));
     const context = await chromium.launchPersistentContext(profile, { ...launchOptions, baseURL });
+    const notice = (page: import('@playwright/test').Page) => page.getByText('Tanya is installed and ready to work offline.');
+    /** The worker registers a while after the page has settled (src/lib/after-load.ts), then installs. */
+    const installed = (page: import('@playwright/test').Page) =>
+      expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 30_000 }).toBe(true);
     try {
       const page = context.pages()[0] ?? (await context.newPage());
+      // Installed while the sign-in form shows: its notice waits until the person has signed in and landed.
       await page.goto('/login');
-      await expect(page.getByText('Tanya is installed and ready to work offline.')).toBeVisible({ timeout: 15_000 });
+      await installed(page);
+      await page.waitForTimeout(1500);
+      await expect(notice(page)).toHaveCount(0);
+      await signIn(page, accounts.user);
+      await expect(page).toHaveURL(/\/chat$/);
+      await expect(notice(page)).toBeVisible({ timeout: 15_000 });
+      // Once per browser: a worker installed afresh later (here: the old one removed) says nothing again.
+      await page.evaluate(async () => {
+        for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
+      });
+      await page.reload();
+      await installed(page);
+      await page.waitForTimeout(1500);
+      await expect(notice(page)).toHaveCount(0);
       const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
       expect(new URL(scope).pathname).toBe('/');
       const cdp = await context.newCDPSession(page);
