@@ -21,6 +21,7 @@ import { PromptFormModal } from './prompt-form-modal';
 import { ConversationDrawer } from './conversation-drawer';
 import { ConversationPanel, type ConversationPanelProps } from './conversation-sidebar';
 import { MessageList } from './message-list';
+import { ConversationNotFound, CONVERSATION_NOT_FOUND } from './conversation-not-found';
 import { useChatScreen } from './use-chat-screen';
 import { useDocumentTitle } from '../../ui/page-title';
 import { useChatSendView, useConversationListView } from './use-chat-views';
@@ -161,8 +162,10 @@ function ChatScreen() {
   };
   const listed = list.conversations.find((c) => c.id === conversationId)?.title;
   const isNew = conversationId === null && chat.messages.length === 0;
+  // A conversation the server does not have for this person is named so, in the header and the tab.
+  const title = chat.status.notFound ? CONVERSATION_NOT_FOUND : headerTitle(conversationId, listed, chat.status.title);
   // The tab is named after the conversation, as the header is.
-  useDocumentTitle(headerTitle(conversationId, listed, chat.status.title) ?? 'New chat');
+  useDocumentTitle(title ?? 'New chat');
 
   return (
     <div className={cx('flex bg-chat-light text-gray-900 dark:bg-chat-dark dark:text-gray-100', isUserRole ? 'h-dvh' : 'h-[calc(100dvh-3.5rem)] md:h-dvh')}>
@@ -176,7 +179,7 @@ function ChatScreen() {
       </ConversationDrawer>
       <section aria-label="Chat" className="flex min-w-0 flex-1 flex-col">
         <ChatHeader
-          title={headerTitle(conversationId, listed, chat.status.title)}
+          title={title}
           isUserRole={isUserRole}
           panelCollapsed={ui.collapsed}
           onExpandPanel={() => screen.send({ type: 'panel.expand' })}
@@ -204,6 +207,8 @@ function ChatScreen() {
               <ChatInput isNewChat isSubmitting={chat.status.busy} {...inputProps} />
             </div>
           </div>
+        ) : chat.status.notFound ? (
+          <ConversationNotFound onNewChat={newChat} />
         ) : (
           <>
             {chat.status.loading ? (

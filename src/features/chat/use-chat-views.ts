@@ -18,6 +18,8 @@ export function useChatSendView(screen: ChatScreenRef) {
     send,
     (s) => ({
       loading: s.hasTag('loading'),
+      // The server has no such conversation for this person: said once in place of the messages.
+      notFound: s.hasTag('notFound'),
       busy: s.hasTag('busy'),
       thinking: s.hasTag('thinking'),
       activity: s.context.replyActivity,
