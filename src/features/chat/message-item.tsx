@@ -16,6 +16,14 @@ import { ThinkingIndicator } from './thinking-indicator';
 import { ReplyRating } from './reply-rating';
 import { MessageTime } from './message-time';
 import { MessageFiles } from './message-files';
+import { MessageError } from '../../ui/markdown/message-error';
+import { SEND_REQUEST_FAILED, SEND_STREAM_FAILED } from '../../../machines/chat-send.machine';
+
+/** The title of a reply lost to the network: said in the same box as a reply the model failed to write. */
+export const CONNECTION_FAILED_TITLE = 'The connection to the assistant failed';
+/** The chat-send machine's sentences for a reply lost to the network (no error marker in them). */
+const isNetworkFailure = (message: ChatMessage, content: string) =>
+  message.status === 'error' && (content === SEND_REQUEST_FAILED || content === SEND_STREAM_FAILED);
 
 export interface MessageItemProps {
   message: ChatMessage;
@@ -125,7 +133,16 @@ export const MessageItem = memo(function MessageItem({ message, liveText, isThin
   return (
     <article aria-label="Assistant message" aria-busy={streaming || undefined} className="group py-3">
       {/* Nothing written yet: this page's own send, or a reply another page started that this one follows. */}
-      {(isThinking || streaming) && !content ? <ThinkingIndicator activity={activity} /> : <AssistantMarkdown content={content} streaming={streaming} />}
+      {(isThinking || streaming) && !content ? (
+        <ThinkingIndicator activity={activity} />
+      ) : isNetworkFailure(message, content) ? (
+        // Model and network failures look alike: what happened, in the reply, with the way on under it.
+        <MessageError title={CONNECTION_FAILED_TITLE}>
+          <p>{content}</p>
+        </MessageError>
+      ) : (
+        <AssistantMarkdown content={content} streaming={streaming} />
+      )}
       {!streaming && message.stopped && <p className="mt-1 text-xs text-gray-600 dark:text-gray-400">Stopped</p>}
       {!streaming && content && (
         <div className="mt-1 flex gap-0.5 opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">

@@ -11,6 +11,8 @@ export interface MessageErrorProps {
   type?: MessageErrorType;
   /** The marker's text. */
   children?: ReactNode;
+  /** What happened, instead of the marker type's title (a reply lost to the network says so in the same box). */
+  title?: string;
   className?: string;
 }
 
@@ -30,13 +32,13 @@ const looks: Record<MessageErrorType, { icon: typeof CircleAlert; box: string; i
 /**
  * An error inside an assistant message (the error marker). Part of the history, so a calm note, not an alert.
  */
-export function MessageError({ type = 'llm', children, className }: MessageErrorProps) {
+export function MessageError({ type = 'llm', children, className, title }: MessageErrorProps) {
   const { icon: Icon, box, iconClass } = looks[type] ?? looks.llm;
   return (
     <div data-error-type={type} className={cx('my-3 flex items-start gap-3 rounded-lg border px-3.5 py-3 text-sm leading-6', box, className)}>
       <Icon aria-hidden="true" className={cx('mt-1 size-4 shrink-0', iconClass)} />
       <div className="min-w-0 flex-1">
-        <p className="m-0! font-semibold">{ERROR_MARKER_TITLES[type] ?? ERROR_MARKER_TITLES.llm}</p>
+        <p className="m-0! font-semibold">{title ?? ERROR_MARKER_TITLES[type] ?? ERROR_MARKER_TITLES.llm}</p>
         {children && <div className="[&>*]:my-1!">{children}</div>}
       </div>
     </div>
