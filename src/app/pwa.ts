@@ -44,8 +44,12 @@ function remember() {
  * installed while the sign-in form shows keeps its news until the person has landed (the session's `justSignedIn`
  * ends when the app has arrived on its first screen).
  */
+/** One watch per page, whichever of the worker's callbacks starts it. */
+let watching = false;
+
 export function showOfflineReadyOnce(sessionActor: Session): void {
-  if (alreadyShown()) return;
+  if (watching || alreadyShown()) return;
+  watching = true;
   let done = false;
   const check = () => {
     const session = sessionActor.getSnapshot();
@@ -70,5 +74,10 @@ export async function registerServiceWorker(session: Session) {
   registerSW({
     immediate: true,
     onOfflineReady: () => showOfflineReadyOnce(session),
+    // A worker installed on an earlier load whose notice was never seen (that page was left before anyone signed
+    // in): said now, once the person is in the app.
+    onRegisteredSW: (_url, registration) => {
+      if (registration?.active) showOfflineReadyOnce(session);
+    },
   });
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test } from '@playwright/test';
-import { accounts, signIn, signInAndLand } from './helpers/accounts';
+import { accounts, password, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 
 const themeColor = (page: import('@playwright/test').Page) =>
@@ -52,7 +52,9 @@ test.describe('PWA', () => {
     const notice = (page: import('@playwright/test').Page) => page.getByText('Tanya is installed and ready to work offline.');
     /** The worker registers a while after the page has settled (src/lib/after-load.ts), then installs. */
     const installed = (page: import('@playwright/test').Page) =>
-      expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 30_000 }).toBe(true);
+      expect
+        .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated'), { timeout: 45_000 })
+        .toBe(true);
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       // Installed while the sign-in form shows: its notice waits until the person has signed in and landed.
@@ -60,7 +62,10 @@ test.describe('PWA', () => {
       await installed(page);
       await page.waitForTimeout(1500);
       await expect(notice(page)).toHaveCount(0);
-      await signIn(page, accounts.user);
+      // Signed in on the same page (no reload), as a person would.
+      await page.getByLabel('Email').fill(accounts.user);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expect(page).toHaveURL(/\/chat$/);
       await expect(notice(page)).toBeVisible({ timeout: 15_000 });
       // Once per browser: a worker installed afresh later (here: the old one removed) says nothing again.

@@ -94,7 +94,7 @@ test.describe('users', () => {
       await toggle(page, alpha.name);
       const confirm = page.getByRole('alertdialog', { name: 'Deactivate User' });
       await expect(confirm).toContainText(`${alpha.name} will no longer be able to sign in or use Tanya`);
-      await expectNoAxeViolationsLightAndDark(page);
+      await expectNoAxeViolations(page);
       await confirm.getByRole('button', { name: 'Cancel' }).click();
       await expect(confirm).toHaveCount(0);
       await expect(statusSwitch(page, alpha.name)).toBeChecked();
