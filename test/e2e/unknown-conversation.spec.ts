@@ -17,6 +17,8 @@ test('an unknown conversation id shows one clear message, no toast, and its butt
   await expect(page).toHaveTitle(/Conversation not found/);
   // Nothing to type into: a message would go to a conversation that is not there.
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
+  // Nor anything to share, list or export.
+  for (const name of ['Share', 'Export as Markdown', /Document/]) await expect(page.getByRole('button', { name })).toHaveCount(0);
   // Said once: no toast beside it (the toast came right after the failed load, so a short wait is enough).
   await page.waitForTimeout(500);
   await expect(page.getByText('Failed to fetch messages')).toHaveCount(0);

@@ -19,6 +19,8 @@ export interface ChatHeaderProps {
   /** The open conversation's documents ('N Document(s)'); on a new chat, the files attached for its first message. */
   documentsCount: number;
   onOpenDocuments(): void;
+  /** False when the open id names no conversation of this person: nothing to share, list or export then. */
+  hasConversationActions: boolean;
 }
 
 const iconButton =
@@ -37,6 +39,7 @@ export function ChatHeader({
   onShare,
   documentsCount,
   onOpenDocuments,
+  hasConversationActions,
 }: ChatHeaderProps) {
   const documentsText = documentsLabel(documentsCount);
   // Which modal is open is this view's own: the tips list is a self-contained pager, nothing else reads it.
@@ -58,24 +61,28 @@ export function ChatHeader({
         </Tooltip>
       )}
       <h1 className="min-w-0 flex-1 truncate px-2 text-base font-semibold">{title ?? 'New chat'}</h1>
-      <Tooltip content="Share conversation">
-        <AriaButton aria-label="Share" onPress={onShare} className={iconButton}>
-          <Share2 aria-hidden className="size-4" />
-          <span className="hidden sm:inline">Share</span>
-        </AriaButton>
-      </Tooltip>
-      <Tooltip content="Attached documents">
-        <AriaButton aria-label={documentsText} onPress={onOpenDocuments} className={iconButton}>
-          <FileText aria-hidden className="size-4" />
-          <span className="hidden sm:inline">{documentsText}</span>
-        </AriaButton>
-      </Tooltip>
-      {conversationId && (
-        <Tooltip content="Export as Markdown">
-          <AriaButton aria-label="Export as Markdown" onPress={() => void exportConversationMarkdown(conversationId)} className={iconButton}>
-            <FileDown aria-hidden className="size-4" />
-          </AriaButton>
-        </Tooltip>
+      {hasConversationActions && (
+        <>
+          <Tooltip content="Share conversation">
+            <AriaButton aria-label="Share" onPress={onShare} className={iconButton}>
+              <Share2 aria-hidden className="size-4" />
+              <span className="hidden sm:inline">Share</span>
+            </AriaButton>
+          </Tooltip>
+          <Tooltip content="Attached documents">
+            <AriaButton aria-label={documentsText} onPress={onOpenDocuments} className={iconButton}>
+              <FileText aria-hidden className="size-4" />
+              <span className="hidden sm:inline">{documentsText}</span>
+            </AriaButton>
+          </Tooltip>
+          {conversationId && (
+            <Tooltip content="Export as Markdown">
+              <AriaButton aria-label="Export as Markdown" onPress={() => void exportConversationMarkdown(conversationId)} className={iconButton}>
+                <FileDown aria-hidden className="size-4" />
+              </AriaButton>
+            </Tooltip>
+          )}
+        </>
       )}
       <Tooltip content="New chat">
         <AriaButton aria-label="New chat" onPress={onNewChat} className={cx(iconButton, 'md:hidden')}>

@@ -189,6 +189,7 @@ function ChatScreen() {
           // A new chat has no documents list yet: the files attached for its first message are its documents.
           documentsCount={conversationId === null ? attached.files.length : docs.count}
           onOpenDocuments={() => documents.send({ type: 'documents.open' })}
+          hasConversationActions={!chat.status.notFound}
         />
         {docs.modalOpen && <DocumentsModal documents={documents} />}
         {share && <ShareModal share={share} onClose={() => screen.send({ type: 'share.close' })} />}
