@@ -109,7 +109,8 @@ test.describe('chat', () => {
     const question = `<img src=x onerror="window.__pwned=1"> **not bold** ${unique('x')}`;
     await startConversation(page, question);
     const mine = page.getByRole('article', { name: 'Your message' });
-    await expect(mine).toHaveText(question);
+    // The question as typed, followed only by its time (the message's action row).
+    await expect(mine).toHaveText(new RegExp(`^${question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}Today `));
     await expect(mine.locator('img, strong')).toHaveCount(0);
     await expect(assistantMessages(page).locator('img')).toHaveCount(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -141,10 +142,10 @@ test.describe('chat', () => {
     await page.getByRole('menuitemcheckbox', { name: 'Image Generation' }).click();
     await expect(features).toContainText('Image Generation');
     await expect(features).not.toContainText('Web Browsing');
-    const reasoning = page.getByRole('button', { name: /^Reasoning effort/ });
-    await expect(reasoning).toContainText('Low');
-    await reasoning.click();
-    await expect(reasoning).toContainText('Medium');
+    // Reasoning effort is a named choice (issue 28): its button says the current one, its menu offers the other.
+    await page.getByRole('button', { name: 'Reasoning: Low' }).click();
+    await page.getByRole('menu', { name: /Reasoning/ }).getByRole('menuitemradio', { name: /Medium/ }).click();
+    await expect(page.getByRole('button', { name: 'Reasoning: Medium' })).toBeVisible();
 
     const sent = page.waitForRequest((r) => r.url().includes('/api/v1/chat/messages') && r.method() === 'POST');
     await ask(page, unique('Draw a chart'));
