@@ -54,7 +54,11 @@ test.describe('chat', () => {
     if (isLocalServer) await expect(reply).toContainText(OFFLINE_MARK, { timeout: 20_000 });
     await expect(reply).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
     await expect(reply).not.toBeEmpty();
+    // Send is back, off while the box is empty (issue 28), and on again once something is typed.
+    await expect(page.getByRole('button', { name: 'Send message' })).toBeDisabled();
+    await messageBox(page).fill('next');
     await expect(page.getByRole('button', { name: 'Send message' })).toBeEnabled();
+    await messageBox(page).fill('');
 
     const today = conversationNav(page).getByRole('region', { name: 'Today' });
     await expect(today.getByRole('link', { name: 'New Conversation' }).first()).toBeVisible();
@@ -214,7 +218,11 @@ test.describe('chat', () => {
     await expect(reply).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
     // The whole answer: locally the offline reply's last line.
     if (isLocalServer) await expect(reply).toContainText('LLM_MODEL=gpt-4o-mini');
+    // Send is back, off while the box is empty (issue 28), and on again once something is typed.
+    await expect(page.getByRole('button', { name: 'Send message' })).toBeDisabled();
+    await messageBox(page).fill('next');
     await expect(page.getByRole('button', { name: 'Send message' })).toBeEnabled();
+    await messageBox(page).fill('');
   });
 
   test('renames inline, finds it by search, and deletes it', async ({ page }) => {
