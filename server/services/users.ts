@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { User } from '../../contract/user';
 import type { UpdateUserRequest, UserList } from '../../contract/users';
 import {
-  ORGANISATION_NOT_FOUND,
   OTHER_ORGANISATION_USERS,
   OWN_ACCOUNT_UNDEACTIVATABLE,
   OWN_ROLE_UNCHANGEABLE,
@@ -13,7 +12,6 @@ import {
   USER_UNIT_WITHOUT_DEPARTMENT,
 } from '../../contract/users-constants';
 import type { Database } from '../db/database';
-import { findClientById } from '../db/repositories/clients';
 import { findDepartmentInClient, findUnitInDepartment, unitNamesOf } from '../db/repositories/departments';
 import {
   findUserInClient,
@@ -24,8 +22,8 @@ import {
   type UserRecord,
 } from '../db/repositories/users';
 import { inTransaction } from '../db/transaction';
-import { ForbiddenError, InvalidError, NotFoundError } from './errors';
-import { organisationOf } from './own-organisation';
+import { InvalidError, NotFoundError } from './errors';
+import { listScope, organisationOf } from './own-organisation';
 import { pageWindow, totalPages } from './paging';
 import { claimSeat } from './seats';
 import { endAllSessions, renewAccessTokens } from './session';
@@ -47,14 +45,7 @@ type Caller = Pick<UserRecord, 'id' | 'role' | 'client_id'>;
  * one is refused (ForbiddenError). The superuser sees the named organisation's people, or everybody's.
  */
 export async function listUsersFor(db: Kysely<Database>, caller: Caller, opts: UserListOptions): Promise<UserList> {
-  let clientId: string | undefined;
-  if (caller.role === 'superuser') {
-    if (opts.clientId !== undefined && !(await findClientById(db, opts.clientId))) throw new NotFoundError(ORGANISATION_NOT_FOUND);
-    clientId = opts.clientId;
-  } else {
-    clientId = organisationOf(caller);
-    if (opts.clientId !== undefined && opts.clientId !== clientId) throw new ForbiddenError(OTHER_ORGANISATION_USERS);
-  }
+  const clientId = await listScope(db, caller, opts.clientId, OTHER_ORGANISATION_USERS);
   const { rows, total } = await listUsers(db, {
     clientId,
     search: opts.search || undefined,
