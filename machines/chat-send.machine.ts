@@ -114,6 +114,8 @@ export const FOLLOW_INTERVAL_MS = 1000;
 export const MAX_FOLLOW_ATTEMPTS = 600;
 
 /** Spec section 4 and 8 texts (kept here so machines/ only imports types from contract/chat.ts, which pulls zod). */
+/** The title over a reply lost to the network (said in the same box as a reply the model failed to write). */
+export const CONNECTION_FAILED_TITLE = 'The connection to the assistant failed';
 export const SEND_REQUEST_FAILED = "Sorry, I couldn't process your request. Please try again.";
 export const SEND_STREAM_FAILED = 'Sorry, I encountered an error while processing your request. Please try again.';
 export const FETCH_MESSAGES_FAILED = 'Failed to fetch messages';

@@ -3,8 +3,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { errorMarker } from '../../contract/markers';
 import type { ChatMessage } from '../../contract/chat';
-import { SEND_REQUEST_FAILED, SEND_STREAM_FAILED } from '../../machines/chat-send.machine';
-import { CONNECTION_FAILED_TITLE, MessageItem } from '../../src/features/chat/message-item';
+import { CONNECTION_FAILED_TITLE, SEND_REQUEST_FAILED, SEND_STREAM_FAILED } from '../../machines/chat-send.machine';
+import { MessageItem } from '../../src/features/chat/message-item';
 import { ERROR_MARKER_TITLES } from '../../src/ui/markdown/remark-markers';
 
 // A reply the model failed to write (the server's error marker) and one lost to the network (the chat-send

@@ -17,10 +17,8 @@ import { ReplyRating } from './reply-rating';
 import { MessageTime } from './message-time';
 import { MessageFiles } from './message-files';
 import { MessageError } from '../../ui/markdown/message-error';
-import { SEND_REQUEST_FAILED, SEND_STREAM_FAILED } from '../../../machines/chat-send.machine';
+import { CONNECTION_FAILED_TITLE, SEND_REQUEST_FAILED, SEND_STREAM_FAILED } from '../../../machines/chat-send.machine';
 
-/** The title of a reply lost to the network: said in the same box as a reply the model failed to write. */
-export const CONNECTION_FAILED_TITLE = 'The connection to the assistant failed';
 /** The chat-send machine's sentences for a reply lost to the network (no error marker in them). */
 const isNetworkFailure = (message: ChatMessage, content: string) =>
   message.status === 'error' && (content === SEND_REQUEST_FAILED || content === SEND_STREAM_FAILED);

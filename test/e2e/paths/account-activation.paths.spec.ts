@@ -59,7 +59,11 @@ async function prepare(page: Page, request: APIRequestContext, person: Person, n
       return;
     case 'xstate.error.actor.check':
     case 'xstate.error.actor.activate':
-      if (reason === 'activation_used') await activateByApi(request, code, 'used-elsewhere-1');
+      if (reason === 'activation_used') {
+        // Used elsewhere: by the person, so active again if an earlier step of the path deactivated them.
+        await setPersonStatus(request, person.token, person.id, 'active');
+        await activateByApi(request, code, 'used-elsewhere-1');
+      }
       else if (reason === 'activation_expired') expireActivation(code);
       else if (reason === 'activation_invalid') forgetActivation(code);
       else if (reason === 'activation_inactive') await setPersonStatus(request, person.token, person.id, 'inactive');
