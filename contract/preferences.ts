@@ -7,7 +7,6 @@ export const PREFERENCES_PATH = '/users/me/preferences';
 
 export const PREFERENCES_SAVED = 'Preferences saved';
 export const THEME_INVALID = 'theme must be one of system, light, dark';
-export const PREFERENCES_SAVE_FAILED = 'Failed to save your theme';
 
 /** Every field is required: the theme is the only preference so far. The answer is the person (contract user). */
 export const updatePreferencesRequest = requestBody({

@@ -2,13 +2,19 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
+/**
+ * The one inline script index.html has: it shows the person's cached theme choice before the first paint. Allowed
+ * by its hash, not by 'unsafe-inline' (test/unit/csp-inline-script.test.ts checks the hash against index.html).
+ */
+export const THEME_SCRIPT_HASH = "'sha256-wsmnxD6kqdZZ/V2wQ85d92sMux2lvh7NN1y5/Y5SS5c='";
+
 /** CSP for the SPA: own scripts only (no eval), inline styles allowed, images also from data:/blob: (previews). */
 const OPTIONS: HelmetOptions = {
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      scriptSrc: ["'self'", THEME_SCRIPT_HASH],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
       fontSrc: ["'self'", 'data:'],

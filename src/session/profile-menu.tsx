@@ -7,13 +7,14 @@ import { ChevronUp } from 'lucide-react';
 import { Avatar } from '../ui/avatar';
 import type { FeedbackType } from '../../contract/feedback-constants';
 import { useSession } from './session';
+import { ThemeChoiceControl } from './theme-choice';
 
 // Loaded when first opened: this menu is on every signed-in screen.
 const FeedbackModal = lazy(() => import('./feedback-modal'));
 
 /**
  * The profile button (spec section 2, Sidebar): it leads to /profile; beside it, a popover with the person's
- * name, email and a My Profile link. In the app sidebar and the chat sidebar.
+ * name, email, the theme choice and a My Profile link. In the app sidebar and the chat sidebar.
  */
 export function ProfileMenu() {
   const me = useSession((c) => ({ name: c.user?.name ?? '', email: c.user?.email ?? '', image: c.user?.image_url ?? null }));
@@ -40,6 +41,7 @@ export function ProfileMenu() {
           <Dialog aria-label="Profile" className="outline-none">
             <p className="truncate font-semibold">{me.name}</p>
             <p className="truncate text-sm text-gray-600 dark:text-gray-300">{me.email}</p>
+            <ThemeChoiceControl />
             <NavLink to="/profile" className="mt-3 block rounded-lg px-3 py-2 text-sm font-medium hover:bg-gray-100 dark:hover:bg-gray-700">
               My Profile
             </NavLink>

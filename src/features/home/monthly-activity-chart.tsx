@@ -2,21 +2,16 @@ import { useSyncExternalStore } from 'react';
 import { ResponsiveLine } from '@nivo/line';
 import type { Dashboard } from '../../../contract/usage-reports';
 import { longMonth, shortMonth } from './month-label';
+import { isDark, subscribeColorScheme } from '../../lib/color-scheme';
 
 /**
  * The 'Monthly User Activity' line chart (nivo). Loaded on its own (React.lazy from usage-summary.tsx), so the
  * chart library is fetched only when an admin's Usage Summary draws it, never for other routes.
  * Spec section 5: the y axis starts at 0 and steps by whole numbers (people are counted, not measured).
- * The colours follow the system scheme, as the rest of the app does (Tailwind's `dark:` is the media query).
+ * The colours follow the page's scheme (the person's theme choice, else the system's), as `dark:` does.
  */
 
-const DARK_QUERY = '(prefers-color-scheme: dark)';
-const subscribe = (onChange: () => void) => {
-  const media = window.matchMedia(DARK_QUERY);
-  media.addEventListener('change', onChange);
-  return () => media.removeEventListener('change', onChange);
-};
-const useDark = () => useSyncExternalStore(subscribe, () => window.matchMedia(DARK_QUERY).matches, () => false);
+const useDark = () => useSyncExternalStore(subscribeColorScheme, isDark, () => false);
 
 /** Whole-number ticks from 0 that cover `max` in at most 5 steps. */
 export function integerTicks(max: number): number[] {
