@@ -1,28 +1,9 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiCompatibleModel } from '../../server/llm/openai-compatible';
-import { SseDataReader } from '../../server/llm/sse-data';
 import { collectReply, LlmCallError, type ChatChunk, type ChatModel } from '../../server/llm/types';
 import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai';
-
-describe('SseDataReader', () => {
-  it('yields each event\'s data once its blank line arrives, however the stream is cut', () => {
-    const stream = 'data: {"a":1}\n\n: comment\nevent: x\ndata: two\ndata: lines\n\ndata:[DONE]\n\n';
-    for (let cut = 0; cut <= stream.length; cut++) {
-      const reader = new SseDataReader();
-      expect([...reader.push(stream.slice(0, cut)), ...reader.push(stream.slice(cut))]).toEqual(['{"a":1}', 'two\nlines', '[DONE]']);
-    }
-  });
-
-  it('takes \\r\\n and \\r line endings, also split between pieces', () => {
-    const stream = 'data: one\r\n\r\ndata: two\r\rdata: three\n\n';
-    for (let cut = 0; cut <= stream.length; cut++) {
-      const reader = new SseDataReader();
-      expect([...reader.push(stream.slice(0, cut)), ...reader.push(stream.slice(cut))]).toEqual(['one', 'two', 'three']);
-    }
-  });
-});
 
 /**
  * A provider answering each request with the next of `answers` (then the last one again); the requests whose
@@ -135,7 +116,12 @@ describe('the OpenAI-compatible client', () => {
     const p = await startScripted([streamOf('Hello')]);
     try {
       const model = createOpenAiCompatibleModel({ baseUrl: p.baseUrl, model: 'm', apiKey: undefined }, { reasoning: 'auto' });
-      for (let i = 0; i < 3; i++) expect((await collectReply(model, question)).text).toBe('Hello');
+      for (let i = 0; i < 3; i++) {
+        // undici puts a connection back in its pool a tick after the answer's last byte; replies never follow
+        // each other closer than that.
+        await new Promise((r) => setTimeout(r, 1));
+        expect((await collectReply(model, question)).text).toBe('Hello');
+      }
       expect(p.served()).toBe(3);
       expect(p.connections()).toBe(1);
     } finally {
@@ -261,6 +247,114 @@ describe('the OpenAI-compatible client', () => {
       expect(p.connections()).toBe(2);
     } finally {
       await p.close();
+    }
+  });
+});
+
+/**
+ * A forward proxy as a company runs one: CONNECT tunnels (how HTTPS goes through it; `refuseConnect` answers them
+ * 502 without dialling) and absolute-form requests (plain HTTP), each counted.
+ */
+async function startProxy({ refuseConnect = false } = {}) {
+  const connects: string[] = [];
+  const requests: string[] = [];
+  // Tunnels leave the HTTP server's bookkeeping: closed here, or close() would wait for the client to let go.
+  const tunnels = new Set<net.Socket>();
+  const server = http.createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    const target = new URL(req.url ?? '');
+    const upstream = http.request({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  server.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    connects.push(req.url ?? '');
+    tunnels.add(socket);
+    if (refuseConnect) {
+      socket.end('HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = net.connect(Number(port), host, () => {
+      tunnels.add(upstream);
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connects,
+    requests,
+    close: () => {
+      for (const socket of tunnels) socket.destroy();
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'] as const;
+
+describe('a corporate proxy from the environment', () => {
+  const saved = Object.fromEntries(PROXY_VARIABLES.map((name) => [name, process.env[name]]));
+  afterEach(() => {
+    for (const name of PROXY_VARIABLES) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+  const setProxy = (variables: Partial<Record<(typeof PROXY_VARIABLES)[number], string>>) => {
+    for (const name of PROXY_VARIABLES) delete process.env[name];
+    Object.assign(process.env, variables);
+  };
+
+  it('carries a reply through HTTP_PROXY, and HTTPS through HTTPS_PROXY as a CONNECT tunnel', async () => {
+    const provider = await startScripted([streamOf('Through', ' the proxy')]);
+    const proxy = await startProxy();
+    try {
+      setProxy({ HTTP_PROXY: proxy.url });
+      const model = createOpenAiCompatibleModel({ baseUrl: provider.baseUrl, model: 'm', apiKey: 'k' }, { reasoning: 'auto' });
+      expect((await collectReply(model, question)).text).toBe('Through the proxy');
+      // undici's ProxyAgent tunnels plain HTTP as well: one CONNECT, kept for the next call.
+      expect(proxy.connects).toEqual([new URL(provider.baseUrl).host]);
+      expect(provider.served()).toBe(1);
+    } finally {
+      await proxy.close();
+      await provider.close();
+    }
+
+    // An HTTPS provider the proxy refuses to reach: the tunnel asked for names it, and the call fails as a provider failure.
+    const refusing = await startProxy({ refuseConnect: true });
+    try {
+      setProxy({ https_proxy: refusing.url });
+      const model = createOpenAiCompatibleModel({ baseUrl: 'https://llm.example.test/v1', model: 'm', apiKey: 'k' }, { reasoning: 'auto' });
+      await expect(collectReply(model, question)).rejects.toBeInstanceOf(LlmCallError);
+      expect(refusing.connects[0]).toBe('llm.example.test:443');
+      expect(refusing.requests).toEqual([]);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('goes straight to a host NO_PROXY names', async () => {
+    const provider = await startScripted([streamOf('Direct')]);
+    const proxy = await startProxy();
+    try {
+      setProxy({ HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: 'localhost,127.0.0.1' });
+      const model = createOpenAiCompatibleModel({ baseUrl: provider.baseUrl, model: 'm', apiKey: 'k' }, { reasoning: 'auto' });
+      expect((await collectReply(model, question)).text).toBe('Direct');
+      expect([...proxy.connects, ...proxy.requests]).toEqual([]);
+    } finally {
+      await proxy.close();
+      await provider.close();
     }
   });
 });
