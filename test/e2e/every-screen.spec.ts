@@ -141,6 +141,7 @@ const chatScreens: Screen[] = [
   },
   { name: 'Share', path: chatPath, ready: reply, open: via('Share', dialog('Share Conversation')) },
   { name: 'Features menu', path: chatPath, ready: reply, open: via(/^Features/, (p) => p.getByRole('menu')) },
+  { name: 'Reasoning menu', path: chatPath, ready: reply, open: via(/^Reasoning: /, (p) => p.getByRole('menu', { name: /^Reasoning: / })) },
   {
     name: 'Delete Conversation',
     path: chatPath,
@@ -208,6 +209,17 @@ const roles: Record<'user' | 'admin' | 'superuser' | 'signed out', Screen[]> = {
     { name: 'profile menu', path: () => '/home', ready: h1('Usage Dashboard'), open: profileMenu },
     { name: 'users', path: () => '/users', ready: button(/^Edit user /) },
     { name: 'Edit User', path: () => '/users', ready: button(/^Edit user /), open: via(/^Edit user /, dialog('Edit User')) },
+    {
+      name: 'Deactivate User',
+      path: () => '/users',
+      ready: button(/^Edit user /),
+      // Turning someone's switch off asks first; the sweep looks at the question and never answers it.
+      open: async (page) => {
+        const active = page.getByRole('switch', { name: /^Status of /, checked: true, disabled: false }).first();
+        await active.locator('xpath=ancestor::label[1]').click();
+        return alertDialog('Deactivate User')(page);
+      },
+    },
     { name: 'register', path: () => '/register', ready: anyH1 },
     { name: 'departments', path: () => '/departments', ready: button(/^Edit department /) },
     { name: 'Add Department', path: () => '/departments', ready: button(/^Edit department /), open: via('Add Department', dialog('Add Department')) },
