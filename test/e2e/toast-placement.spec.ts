@@ -28,6 +28,13 @@ async function expectToastsClear(page: Page, button: Locator) {
   for (const toast of await toasts(page).all()) {
     const box = (await toast.boundingBox())!;
     expect(overlaps(box, target), `a toast at ${JSON.stringify(box)} covers the button at ${JSON.stringify(target)}`).toBe(false);
+    // Where the stack is, not only where it is not: above the composer's button on a laptop; on a phone hanging
+    // below the 56 px header bar, in the top half (the keyboard and the composer take the bottom).
+    expect(box.y + box.height, 'the toast ends above the button').toBeLessThanOrEqual(target.y);
+    if (page.viewportSize()!.width < 640) {
+      expect(box.y, 'the toast is below the header bar').toBeGreaterThanOrEqual(56);
+      expect(box.y, 'the toast is in the top half').toBeLessThan(page.viewportSize()!.height / 2);
+    }
   }
   // They close by themselves (3 s).
   await expect(toasts(page)).toHaveCount(0);
