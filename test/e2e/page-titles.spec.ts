@@ -25,12 +25,15 @@ test.describe('page titles', () => {
       ['Users', 'Users · Tanya'],
       ['Departments', 'Departments · Tanya'],
       ['Global Policy', 'Global Policy · Tanya'],
+      ['Feedback Inbox', 'Feedback Inbox · Tanya'],
     ] as const) {
       await page.getByRole('link', { name: link, exact: true }).first().click();
       await expect(page).toHaveTitle(title);
     }
     await page.goto('/profile');
     await expect(page).toHaveTitle('My Profile · Tanya');
+    await page.goto('/shared-links');
+    await expect(page).toHaveTitle('Shared Links · Tanya');
 
     await page.goto('/chat');
     await expect(page).toHaveTitle('New chat · Tanya');
