@@ -1,4 +1,5 @@
-// Sums the JSON reports of every suite into one closing line: "Total: N passed, M failed".
+// Sums the JSON reports of every suite into one closing line: "Total: N passed, M failed", followed by the wall time
+// of all steps; above it, each step's time (test-results/step-times.txt, written by scripts/test.sh).
 // Steps that failed without a report (typecheck, lint, build) count as one failure each.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 
@@ -31,5 +32,21 @@ for (const step of failedSteps) {
   const file = reports[step] && `test-results/${reports[step]}`;
   if (!file || !existsSync(file) || failuresIn(JSON.parse(readFileSync(file, 'utf8'))) === 0) failed += 1;
 }
+const clock = (seconds) => (seconds < 60 ? `${seconds.toFixed(1)} s` : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`);
+const times = existsSync('test-results/step-times.txt')
+  ? readFileSync('test-results/step-times.txt', 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [name, seconds, status] = line.split('\t');
+        return { name, seconds: Number(seconds), status };
+      })
+  : [];
+const width = Math.max(0, ...times.map((t) => t.name.length));
+for (const t of times) console.log(`  ${t.name.padEnd(width)}  ${clock(t.seconds).padStart(12)}${t.status === 'ok' ? '' : `  (${t.status})`}`);
+const allSeconds = times.reduce((sum, t) => sum + t.seconds, 0);
 if (failedSteps.length) console.log(`Failed steps: ${failedSteps.join(', ')}`);
-console.log(`Total: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+console.log(
+  `Total: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}` +
+    (times.length ? `; ${clock(allSeconds)} over ${times.length} steps (${times.map((t) => `${t.name} ${clock(t.seconds)}`).join(', ')})` : ''),
+);

@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
 # `npm test`: every suite, in order, none skipped silently. Each suite runs even when an earlier one failed, so
-# one run shows every failure; the last line sums the tests of all suites and the exit code says pass or fail.
+# one run shows every failure; the last line sums the tests of all suites and their time, and the exit code says
+# pass or fail. Each step's wall time is printed as it ends and kept in test-results/step-times.txt (name, seconds,
+# ok or failed, tab-separated) for the summary.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-results
-rm -f test-results/*.json
+rm -f test-results/*.json test-results/step-times.txt
 failed_steps=()
 
 step() {
   local name="$1"; shift
+  local started=$EPOCHREALTIME status=ok
   echo
   echo "=== $name: $*"
-  if ! "$@"; then failed_steps+=("$name"); fi
+  if ! "$@"; then failed_steps+=("$name"); status=failed; fi
+  local seconds
+  seconds=$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+  echo "=== $name: $status in $seconds s"
+  printf '%s\t%s\t%s\n' "$name" "$seconds" "$status" >> test-results/step-times.txt
 }
 
 CHROME_PATH="$(bash scripts/find-chromium.sh)" || { echo "npm test: no Chromium, cannot run the browser tests." >&2; exit 1; }
