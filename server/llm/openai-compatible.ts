@@ -52,11 +52,7 @@ export function createOpenAiCompatibleModel(endpoint: LlmEndpoint, options: Open
   const { host } = endpointBase(endpoint);
   const source: ModelSource = { provider: host, model: endpoint.model };
   const reasoning = takesReasoningEffort(endpoint.model, options.reasoning);
-  const client = createOpenAiSdk(
-    // Local servers (Ollama, vLLM) ignore whatever is sent; never another endpoint's key.
-    { baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey ?? 'not-needed' },
-    { maxRetries: RETRIES, timeoutMs: IDLE_TIMEOUT_MS },
-  );
+  const client = createOpenAiSdk(endpoint, { maxRetries: RETRIES, timeoutMs: IDLE_TIMEOUT_MS, keyWhenUnset: 'not-needed' });
   // Said so providers and proxies know a stream is wanted (the SDK's default says JSON).
   const headers = { accept: 'text/event-stream' };
 

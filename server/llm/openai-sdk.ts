@@ -1,12 +1,11 @@
 import OpenAI from 'openai';
-import { EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
+import { EnvHttpProxyAgent, FormData as UndiciFormData, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 
 const OPENAI_API = 'https://api.openai.com/v1';
 
 export interface SdkEndpoint {
   /** An OpenAI-compatible base URL (…/v1); the OpenAI API when unset. */
   baseUrl?: string;
-  /** Local servers (Ollama, vLLM) take any key; never another endpoint's. Unset: no Authorization header. */
   apiKey?: string;
 }
 
@@ -15,6 +14,11 @@ export interface SdkOptions {
   maxRetries: number;
   /** Until the answer's headers (the SDK's timeout), and between two pieces of its body (the dispatcher's). */
   timeoutMs: number;
+  /**
+   * The bearer sent when the endpoint has no key (local servers such as Ollama or vLLM take any; never another
+   * endpoint's key). Unset: no Authorization header at all.
+   */
+  keyWhenUnset?: string;
 }
 
 /** The endpoint's base URL without a trailing slash, and its host (what messages and the usage ledger name). */
@@ -34,6 +38,20 @@ function isSocketFailure(err: unknown): boolean {
 }
 
 /**
+ * A multipart body (transcription) in undici's own FormData: the SDK builds Node's global one, which undici's
+ * newer fetch would send as the text "[object FormData]". Its files are Node Blobs, which both accept.
+ */
+function asUndiciBody(body: unknown): UndiciRequestInit['body'] {
+  if (!(body instanceof globalThis.FormData)) return body as UndiciRequestInit['body'];
+  const form = new UndiciFormData();
+  for (const [name, value] of body.entries()) {
+    if (typeof value === 'string') form.append(name, value);
+    else form.append(name, value, value.name);
+  }
+  return form;
+}
+
+/**
  * The official OpenAI SDK for one OpenAI-compatible endpoint (OpenAI, Azure OpenAI's v1 API, Ollama, vLLM,
  * LiteLLM). Requests go through undici's fetch with an EnvHttpProxyAgent: HTTPS_PROXY / HTTP_PROXY (either case)
  * and NO_PROXY are honoured as read when the client is made (a corporate proxy in front of the provider), and
@@ -42,9 +60,9 @@ function isSocketFailure(err: unknown): boolean {
  */
 export function createOpenAiSdk(endpoint: SdkEndpoint, options: SdkOptions): OpenAI {
   const dispatcher = new EnvHttpProxyAgent({ headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
-  const fetchOnce = ((url: string, init: Parameters<typeof undiciFetch>[1]) =>
-    undiciFetch(url, { ...init, dispatcher })) as unknown as typeof globalThis.fetch;
-  const fetchAgainOnSocketFailure: typeof globalThis.fetch = async (url, init) => {
+  const fetchOnce = ((url: string, init: UndiciRequestInit | undefined) =>
+    undiciFetch(url, { ...init, body: asUndiciBody(init?.body), dispatcher })) as unknown as typeof globalThis.fetch;
+  const fetchAgainOnSocketFailure = async (url: Parameters<typeof globalThis.fetch>[0], init?: RequestInit) => {
     try {
       return await fetchOnce(url, init);
     } catch (err) {
@@ -54,11 +72,29 @@ export function createOpenAiSdk(endpoint: SdkEndpoint, options: SdkOptions): Ope
   };
   return new OpenAI({
     baseURL: endpointBase(endpoint).baseUrl,
-    // The SDK insists on a key; a null Authorization header then leaves it out for endpoints without one.
-    apiKey: endpoint.apiKey ?? 'none',
-    defaultHeaders: endpoint.apiKey ? undefined : { Authorization: null },
+    // The SDK insists on a key; a null Authorization header then leaves it out.
+    apiKey: endpoint.apiKey ?? options.keyWhenUnset ?? 'none',
+    defaultHeaders: endpoint.apiKey ?? options.keyWhenUnset ? undefined : { Authorization: null },
     maxRetries: options.maxRetries,
     timeout: options.timeoutMs,
-    fetch: fetchAgainOnSocketFailure,
+    // The SDK checks that a fetch takes its (global) FormData through the fetch's Response class: the global one
+    // does, and asUndiciBody hands undici the same fields.
+    fetch: Object.assign(fetchAgainOnSocketFailure, { Response: globalThis.Response }),
   });
+}
+
+const clients = new WeakMap<object, Map<string, OpenAI>>();
+
+/**
+ * One client per configured endpoint (the config's object, parsed once per app) and options, so calls made per
+ * question or per document (embeddings, transcription, images) share kept-alive connections instead of opening
+ * new ones each time. A new config (another app, a test) gets its own, with the proxy variables as they are then.
+ */
+export function openAiSdkFor(endpoint: SdkEndpoint & object, options: SdkOptions): OpenAI {
+  let byOptions = clients.get(endpoint);
+  if (!byOptions) clients.set(endpoint, (byOptions = new Map()));
+  const key = `${options.maxRetries}/${options.timeoutMs}/${options.keyWhenUnset ?? ''}`;
+  let client = byOptions.get(key);
+  if (!client) byOptions.set(key, (client = createOpenAiSdk(endpoint, options)));
+  return client;
 }

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { APIError } from 'openai';
 import type { LlmEndpoint } from '../config';
-
-const OPENAI_API = 'https://api.openai.com/v1';
+import { endpointBase, openAiSdkFor } from '../llm/openai-sdk';
 /** Texts per request: well inside providers' limits (OpenAI takes 2,048 inputs), few requests per document. */
 export const EMBEDDING_BATCH = 64;
 /** Tries per batch when the provider says to slow down (429) or fails on its side (5xx). */
@@ -40,7 +40,8 @@ export function unitLength(vector: readonly number[]): number[] {
 }
 
 /** What the provider asks to wait before trying again (Retry-After-Ms, Retry-After in seconds or as a date). */
-function retryAfterMs(headers: Headers): number | undefined {
+function retryAfterMs(headers: Headers | undefined): number | undefined {
+  if (!headers) return undefined;
   const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
   if (!Number.isNaN(ms)) return ms;
   const after = headers.get('retry-after');
@@ -50,29 +51,26 @@ function retryAfterMs(headers: Headers): number | undefined {
   return Number.isNaN(wait) ? undefined : Math.max(0, wait);
 }
 
-/** An OpenAI-compatible POST /embeddings client (OpenAI, Azure OpenAI's v1 API, Ollama, vLLM, LiteLLM). */
+/**
+ * An OpenAI-compatible POST /embeddings client (OpenAI, Azure OpenAI's v1 API, Ollama, vLLM, LiteLLM) through the
+ * official SDK (a proxy from HTTPS_PROXY, see llm/openai-sdk.ts). The retries are this file's, not the SDK's:
+ * ingestion waits longer for a busy provider than a chat reply does.
+ */
 export function createEmbedder(endpoint: LlmEndpoint): Embedder {
-  const url = `${(endpoint.baseUrl ?? OPENAI_API).replace(/\/+$/, '')}/embeddings`;
-  const host = new URL(url).host;
+  const { host } = endpointBase(endpoint);
+  const client = openAiSdkFor(endpoint, { maxRetries: 0, timeoutMs: REQUEST_TIMEOUT_MS, keyWhenUnset: 'not-needed' });
 
   const request = async (input: readonly string[], options: EmbedOptions): Promise<number[][]> => {
     const { signal, attempts = ATTEMPTS, timeoutMs = REQUEST_TIMEOUT_MS } = options;
     for (let attempt = 1; ; attempt++) {
-      let res: Response;
+      let status: number;
+      let headers: Headers | undefined;
       try {
-        res = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${endpoint.apiKey ?? 'not-needed'}` },
-          body: JSON.stringify({ model: endpoint.model, input, encoding_format: 'float' }),
-          signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
-        });
-      } catch (err) {
-        if (signal?.aborted) throw err;
-        throw new EmbeddingsError(`the embeddings endpoint ${host} could not be reached`, { cause: err });
-      }
-      if (res.ok) {
-        const body = (await res.json()) as { data?: Array<{ index?: number; embedding?: unknown }> };
-        const data = body.data ?? [];
+        const body = await client.embeddings.create(
+          { model: endpoint.model, input: [...input], encoding_format: 'float' },
+          { signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs), timeout: timeoutMs },
+        );
+        const data: Array<{ index?: number; embedding?: unknown }> = body.data ?? [];
         const vectors: number[][] = new Array(input.length);
         data.forEach((item, i) => {
           if (Array.isArray(item.embedding)) vectors[item.index ?? i] = unitLength(item.embedding as number[]);
@@ -81,13 +79,20 @@ export function createEmbedder(endpoint: LlmEndpoint): Embedder {
           throw new EmbeddingsError(`the embeddings endpoint ${host} answered without a vector for every text`);
         }
         return vectors;
+      } catch (err) {
+        if (err instanceof EmbeddingsError) throw err;
+        if (signal?.aborted) throw signal.reason;
+        if (!(err instanceof APIError) || err.status === undefined) {
+          throw new EmbeddingsError(`the embeddings endpoint ${host} could not be reached`, { cause: err });
+        }
+        status = err.status;
+        headers = err.headers;
       }
-      await res.body?.cancel().catch(() => undefined);
-      const retryable = res.status === 429 || res.status >= 500;
+      const retryable = status === 429 || status >= 500;
       if (!retryable || attempt >= attempts) {
-        throw new EmbeddingsError(`the embeddings endpoint ${host} answered HTTP ${res.status}`);
+        throw new EmbeddingsError(`the embeddings endpoint ${host} answered HTTP ${status}`);
       }
-      const wait = retryAfterMs(res.headers) ?? FIRST_BACKOFF_MS * 2 ** (attempt - 1);
+      const wait = retryAfterMs(headers) ?? FIRST_BACKOFF_MS * 2 ** (attempt - 1);
       await sleep(Math.min(wait, RETRY_AFTER_MAX_MS), undefined, { signal });
     }
   };

@@ -1,6 +1,7 @@
+import { toFile } from 'openai';
 import type { LlmEndpoint } from '../config';
+import { endpointBase, openAiSdkFor } from '../llm/openai-sdk';
 
-const OPENAI_API = 'https://api.openai.com/v1';
 /** Transcribing a long recording takes a while; beyond this the document fails and can be uploaded again. */
 const TRANSCRIPTION_TIMEOUT_MS = 10 * 60_000;
 
@@ -9,36 +10,30 @@ export class TranscriptionError extends Error {
   override name = 'TranscriptionError';
 }
 
-/** The recording's text, through the OpenAI-compatible POST /audio/transcriptions (Whisper and its kin). */
+/**
+ * The recording's text, through the OpenAI-compatible POST /audio/transcriptions (Whisper and its kin) with the
+ * official SDK (a proxy from HTTPS_PROXY, see llm/openai-sdk.ts). Tried once: ingestion retries the document.
+ */
 export async function transcribeAudio(
   endpoint: LlmEndpoint,
   audio: { bytes: Buffer; filename: string; mime: string },
   signal?: AbortSignal,
 ): Promise<string> {
-  const url = `${(endpoint.baseUrl ?? OPENAI_API).replace(/\/+$/, '')}/audio/transcriptions`;
-  const host = new URL(url).host;
-  const form = new FormData();
-  form.set('model', endpoint.model);
-  form.set('response_format', 'json');
-  form.set('file', new Blob([new Uint8Array(audio.bytes)], { type: audio.mime }), audio.filename);
+  const { host } = endpointBase(endpoint);
+  const client = openAiSdkFor(endpoint, { maxRetries: 0, timeoutMs: TRANSCRIPTION_TIMEOUT_MS, keyWhenUnset: 'not-needed' });
   const timeout = AbortSignal.timeout(TRANSCRIPTION_TIMEOUT_MS);
-  let res: Response;
+  let body: { text?: unknown };
   try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${endpoint.apiKey ?? 'not-needed'}` },
-      body: form,
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
+    body = await client.audio.transcriptions.create(
+      { model: endpoint.model, response_format: 'json', file: await toFile(audio.bytes, audio.filename, { type: audio.mime }) },
+      { signal: signal ? AbortSignal.any([signal, timeout]) : timeout },
+    );
   } catch (err) {
-    if (signal?.aborted) throw err;
+    if (signal?.aborted) throw signal.reason;
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number') throw new TranscriptionError(`the transcription endpoint ${host} answered HTTP ${status}`);
     throw new TranscriptionError(`the transcription endpoint ${host} could not be reached`, { cause: err });
   }
-  if (!res.ok) {
-    await res.body?.cancel().catch(() => undefined);
-    throw new TranscriptionError(`the transcription endpoint ${host} answered HTTP ${res.status}`);
-  }
-  const body = (await res.json()) as { text?: unknown };
   if (typeof body.text !== 'string') throw new TranscriptionError(`the transcription endpoint ${host} answered without a text`);
   return body.text;
 }

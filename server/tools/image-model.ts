@@ -1,11 +1,13 @@
 import { fileTypeFromBuffer } from 'file-type';
 import type { ImagesConfig } from '../config';
+import { APIError } from 'openai';
+import type { ImageGenerateParams } from 'openai/resources/images';
+import { endpointBase, openAiSdkFor } from '../llm/openai-sdk';
 import { LlmCallError, type ModelSource, type TokenUsage } from '../llm/types';
 import { readLimited } from './read-body';
 import { safeFetch, SafeFetchError, type Resolver } from './safe-fetch';
 import { drawDemoImage } from './demo-image';
 
-const OPENAI_API = 'https://api.openai.com/v1';
 /** Image models take a while (gpt-image-1 often 30-60 s); past this the reply ends with the model error marker. */
 export const IMAGE_TIMEOUT_MS = 180_000;
 /** A generated image above this is not kept (a 1024x1024 PNG is 1-3 MB). */
@@ -44,33 +46,27 @@ export interface GenerateOptions {
 export async function generateImage(images: ImagesConfig | undefined, prompt: string, options: GenerateOptions): Promise<GeneratedImage> {
   if (!images) return { bytes: drawDemoImage(prompt), mime: 'image/png', extension: '.png', usage: { prompt_tokens: 0, completion_tokens: 0 }, source: DEMO_IMAGE_SOURCE, demo: true };
 
-  const baseUrl = (images.baseUrl ?? OPENAI_API).replace(/\/+$/, '');
-  const source: ModelSource = { provider: new URL(baseUrl).host, model: images.model };
+  const { host } = endpointBase(images);
+  const source: ModelSource = { provider: host, model: images.model };
   const fail = (message: string, status?: number, cause?: unknown) => new LlmCallError(source, message, status, { cause });
   const timeout = AbortSignal.timeout(IMAGE_TIMEOUT_MS);
   const signal = AbortSignal.any([options.signal, timeout]);
+  // Through the official SDK (a proxy from HTTPS_PROXY, see llm/openai-sdk.ts), tried once as before; no key
+  // configured, no Authorization header.
+  const client = openAiSdkFor(images, { maxRetries: 0, timeoutMs: IMAGE_TIMEOUT_MS });
 
   let answer: unknown;
   try {
-    const res = await fetch(`${baseUrl}/images/generations`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        ...(images.apiKey ? { authorization: `Bearer ${images.apiKey}` } : {}),
-      },
+    // The raw answer, read here under a size cap: the SDK would read any length into memory.
+    const res = await client.images
       // No response_format: gpt-image-1 refuses it (and always answers b64_json); dall-e answers a URL by default.
-      body: JSON.stringify({ model: images.model, prompt, n: 1, size: images.size }),
-      signal,
-    });
-    if (!res.ok) {
-      await res.body?.cancel().catch(() => undefined);
-      throw fail(`HTTP ${res.status} from ${source.provider}`, res.status);
-    }
-    const body = await readLimited(res, ANSWER_MAX_BYTES, () => fail(`too large an answer from ${source.provider}`));
+      .generate({ model: images.model, prompt, n: 1, size: images.size as ImageGenerateParams['size'] }, { signal })
+      .asResponse();
+    const body = await readLimited(res as unknown as Response, ANSWER_MAX_BYTES, () => fail(`too large an answer from ${source.provider}`));
     answer = JSON.parse(body.toString('utf8'));
   } catch (err) {
     if (err instanceof LlmCallError) throw err;
+    if (err instanceof APIError && err.status !== undefined) throw fail(`HTTP ${err.status} from ${source.provider}`, err.status, err);
     const kind = timeout.aborted ? 'no answer in time' : options.signal.aborted ? 'cancelled' : err instanceof SyntaxError ? 'an answer that is not JSON' : 'a connection failure';
     throw fail(`${kind} from ${source.provider}`, undefined, err);
   }
