@@ -1,3 +1,4 @@
+import { ofetch, type FetchResponse } from 'ofetch';
 import { ApiError, NETWORK_ERROR } from './api-error';
 
 export interface ApiClientOptions {
@@ -52,18 +53,14 @@ function urlOf(baseURL: string, path: string, query: Record<string, unknown>): s
   return `${baseURL}${path}${search ? `?${search}` : ''}`;
 }
 
-/** The answer's JSON body, or undefined when it has none (or is not JSON: a proxy's error page). */
-async function jsonOf(response: Response): Promise<unknown> {
+/** The answer's parsed body when it is JSON (ofetch parses by content type), else undefined (a proxy's error page). */
+function jsonOf(response: FetchResponse<unknown>): unknown {
   if (!(response.headers.get('content-type') ?? '').includes('json')) return undefined;
-  try {
-    return await response.json();
-  } catch {
-    return undefined;
-  }
+  return response._data !== null && typeof response._data === 'object' ? response._data : undefined;
 }
 
 /** A refused call: the server's sentence (`detail`, else `message`), else the HTTP status. */
-function httpError(response: Response, body: unknown): ApiError {
+function httpError(response: FetchResponse<unknown>, body: unknown): ApiError {
   const b = body as { detail?: unknown; message?: unknown; fields?: Record<string, string>; code?: unknown } | undefined;
   const detail =
     typeof b?.detail === 'string' ? b.detail : typeof b?.message === 'string' ? b.message : response.statusText || `HTTP ${response.status}`;
@@ -71,10 +68,12 @@ function httpError(response: Response, body: unknown): ApiError {
   return new ApiError({ status: response.status, detail, fields: b?.fields, code });
 }
 
-const isAbortError = (error: unknown) => error instanceof Error && error.name === 'AbortError';
+/** ofetch wraps what fetch threw (its `cause`); an abort is told by the signal that was given. */
+const isAbortError = (error: unknown) =>
+  error instanceof Error && (error.name === 'AbortError' || (error.cause instanceof Error && error.cause.name === 'AbortError'));
 
 /**
- * The one HTTP client of the SPA (ARCHITECTURE.md): bearer token, `Cache-Control: no-store`, a `t` timestamp,
+ * The one HTTP client of the SPA (ARCHITECTURE.md), on ofetch: bearer token, `Cache-Control: no-store`, a `t` timestamp,
  * a new request to the same method+URL aborts the pending one, and a 401 triggers one shared refresh, then a
  * single retry after the delay. A failed refresh expires the session once, however many calls were waiting.
  */
@@ -113,19 +112,25 @@ export function createApiClient(options: ApiClientOptions) {
     const isForm = typeof FormData !== 'undefined' && ro.body instanceof FormData;
     if (ro.body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
     try {
-      let response: Response;
+      let response: FetchResponse<unknown>;
       try {
-        response = await fetch(urlOf(options.baseURL, path, { ...ro.query, t: Date.now() }), {
+        response = await ofetch.raw(urlOf(options.baseURL, path, { ...ro.query, t: Date.now() }), {
           method,
           headers,
           body: ro.body === undefined ? undefined : isForm ? (ro.body as FormData) : JSON.stringify(ro.body),
           signal: controller.signal,
+          // Refusals are read below (the server's sentence); a download's body is left unread for the caller.
+          ignoreResponseError: true,
+          responseType: ro.raw ? 'stream' : undefined,
+          // One retry only, after a refresh (request() below): ofetch's own retries would resend a GET on a 5xx.
+          retry: 0,
         });
       } catch (error) {
-        if (isAbortError(error)) throw new ApiError({ status: 0, detail: 'Request cancelled', aborted: true });
+        if (controller.signal.aborted || isAbortError(error)) throw new ApiError({ status: 0, detail: 'Request cancelled', aborted: true });
         throw new ApiError({ status: 0, detail: NETWORK_ERROR });
       }
-      const body = await jsonOf(response).catch(() => undefined);
+      // A download's body is a stream (left unread); when it was refused, the server's sentence is read from it.
+      const body = ro.raw && !response.ok ? await response.json().catch(() => undefined) : jsonOf(response);
       if (!response.ok) throw httpError(response, body);
       if (ro.raw) return response as unknown as Envelope<T>;
       const envelope = body as Envelope<T>;

@@ -23,6 +23,8 @@ beforeAll(async () => {
       setTimeout(() => json(200, { status: 'success', data: { n: url.searchParams.get('n') } }), 150);
       return;
     }
+    if (url.pathname === '/api/v1/cut') return void req.socket.destroy();
+    if (url.pathname === '/api/v1/down') return json(503, { status: 'error', detail: 'Down for maintenance', message: 'Down for maintenance' });
     if (url.pathname === '/api/v1/failed-body') return json(200, { status: 'error', message: 'Quota reached' });
     if (url.pathname === '/api/v1/bad') return json(400, { status: 'error', detail: 'Email is required', message: 'Email is required', fields: { email: 'Email is required' } });
     if (req.headers.authorization !== `Bearer ${validToken}`) return json(401, { status: 'error', detail: 'Session expired', message: 'Session expired' });
@@ -124,6 +126,22 @@ describe('API client', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 400, detail: 'Email is required', fields: { email: 'Email is required' } });
     await expect(client.get('/failed-body')).rejects.toMatchObject({ detail: 'Quota reached' });
+  });
+
+  it('downloads answer the Response unread, and a refused download says the server\'s sentence', async () => {
+    const { client } = makeClient('fresh', true);
+    const ok = await client.download('/file');
+    expect(ok).toBeInstanceOf(Response);
+    expect(ok.bodyUsed).toBe(false);
+    expect(await ok.json()).toEqual({ status: 'success', data: { path: '/api/v1/file' } });
+    await expect(client.download('/bad')).rejects.toMatchObject({ status: 400, detail: 'Email is required' });
+  });
+
+  it('sends a GET once when refused with a 5xx or cut off (no retry of its own)', async () => {
+    const { client } = makeClient('fresh', true);
+    await expect(client.get('/down')).rejects.toMatchObject({ status: 503, detail: 'Down for maintenance' });
+    await expect(client.get('/cut')).rejects.toMatchObject({ status: 0, detail: 'Network Error' });
+    expect(seen.map((s) => s.url.pathname)).toEqual(['/api/v1/down', '/api/v1/cut']);
   });
 
   it('reports an unreachable server as a Network Error', async () => {
