@@ -5,12 +5,13 @@ import { accounts, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { assistantMessages, expectReplyComplete, messageBox, startConversation, unique } from './paths/paths-support';
 import { dropFiles, pasteFiles, type PageFile } from './paths/upload.page-files';
+import { runOutUploadStages } from './helpers/upload-stages';
 
 /**
  * The input box's attachments (spec chat-and-session.md "Chat input box", "Upload progress stages", section 5
  * Accepted upload types, section 8 Documents) against the real server and its offline responder: the upload, the
- * server's ingestion and the retrieval are real. The product's stage timings are kept (a batch shows 'Uploading'
- * for at least 6 s), so each upload here takes about that long.
+ * server's ingestion and the retrieval are real. The first test keeps the product's stage timings (a batch shows
+ * 'Uploading' for at least 6 s); the others move the stages on with Playwright's clock.
  */
 
 const text = (name: string, body: string): PageFile => ({ name, mimeType: 'text/plain', buffer: Buffer.from(body, 'utf8') });
@@ -67,6 +68,7 @@ test.describe('attachments in the input box', () => {
 
   test('a pasted image is listed with its preview; a refused file says why; a listed file can be deleted', async ({ page }) => {
     test.slow();
+    await page.clock.install();
     await signInAndLand(page, accounts.user, /\/chat$/);
     await startConversation(page, unique('I will paste a picture'));
     await expect(page.getByRole('button', { name: '0 Documents', exact: true })).toBeVisible();
@@ -74,7 +76,8 @@ test.describe('attachments in the input box', () => {
     const image = `screenshot-${Math.random().toString(36).slice(2, 8)}.png`;
     await pasteFiles(page, [{ name: image, mimeType: 'image/png', buffer: PNG_1X1 }]);
     await expect(overlay(page)).toHaveText(/Uploading/);
-    await expect(page.getByText(DOCUMENT_UPLOADED)).toBeVisible({ timeout: 30_000 });
+    await runOutUploadStages(page);
+    await expect(page.getByText(DOCUMENT_UPLOADED)).toBeVisible();
     const item = attachedFiles(page).getByRole('listitem').filter({ hasText: image });
     await expect(item).toContainText(/\d+ Bytes · PNG/);
     const preview = item.getByRole('img', { name: `Preview of ${image}` });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { accounts, signIn } from './helpers/accounts';
+import { accounts, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import {
   apiToken,
@@ -21,10 +21,8 @@ const tipsDialog = (page: Page) => page.getByRole('dialog', { name: 'Tips' });
 
 /** Signs the e2e user in and opens the chat (where sign-in lands is tested elsewhere). */
 async function signInToChat(page: Page) {
-  await signIn(page, accounts.user);
-  // Signing in hashes a password (argon2): on a busy shared machine that alone can take many seconds.
-  await expect(page).not.toHaveURL(/\/login/, { timeout: 60_000 });
-  if (!/\/chat$/.test(page.url())) await page.goto('/chat');
+  await signInByApi(page, accounts.user);
+  await page.goto('/chat');
   await expect(messageBox(page)).toBeVisible();
 }
 

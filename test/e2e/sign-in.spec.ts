@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { accounts, password, signIn, signInAndLand } from './helpers/accounts';
+import { accounts, password, signIn, signInThroughFormAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 
 test.describe('sign-in', () => {
@@ -16,20 +16,20 @@ test.describe('sign-in', () => {
   });
 
   test('superuser lands on Home with the superuser links', async ({ page }) => {
-    await signInAndLand(page, accounts.superuser, /\/home$/);
+    await signInThroughFormAndLand(page, accounts.superuser, /\/home$/);
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link')).toHaveText(['Home', 'System Prompts', 'Feedback Inbox']);
     await expect(page.getByRole('heading', { name: 'Client Management' })).toBeVisible();
   });
 
   test('admin lands on Home with the admin links', async ({ page }) => {
-    await signInAndLand(page, accounts.admin, /\/home$/);
+    await signInThroughFormAndLand(page, accounts.admin, /\/home$/);
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link')).toHaveText(['Home', 'Chat', 'Users', 'Departments', 'Global Policy', 'Feedback Inbox']);
   });
 
   test('a plain user lands on Chat without the sidebar', async ({ page }) => {
-    await signInAndLand(page, accounts.user, /\/chat$/);
+    await signInThroughFormAndLand(page, accounts.user, /\/chat$/);
     await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
     const stored = await page.evaluate(() => ({
       token: localStorage.getItem('token'),
@@ -108,7 +108,7 @@ test.describe('sign-in', () => {
   });
 
   test('logout revokes the session and returns to /login', async ({ page, request }) => {
-    await signInAndLand(page, accounts.admin, /\/home$/);
+    await signInThroughFormAndLand(page, accounts.admin, /\/home$/);
     const refreshToken = await page.evaluate(() => localStorage.getItem('refreshToken'));
     await page.getByRole('link', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/login$/);

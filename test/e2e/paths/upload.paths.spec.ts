@@ -3,7 +3,7 @@ import { initialTransition, transition } from 'xstate';
 import type { DocumentView } from '../../../contract/documents';
 import { type Notice } from '../../../machines/notice';
 import { documentsLabel } from '../../../machines/conversation-documents.machine';
-import { uploadStageOf, type UploadOutcome, type UploadSnapshot } from '../../../machines/upload.machine';
+import { CHUNKING_MS, EMBEDDING_MS, UPLOADING_MS, uploadStageOf, type UploadOutcome, type UploadSnapshot } from '../../../machines/upload.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInAndLand } from '../helpers/accounts';
 import { dropFiles, pasteFiles, pickFiles, type PageFile } from './upload.page-files';
@@ -24,7 +24,7 @@ import {
  * through the real input box: files picked, dropped and pasted, a listed file deleted, a message sent with them,
  * and a new chat or another conversation opened (mid-upload: the batch is cancelled). The uploads, the ingestion
  * and its status checks are the real server's, and the stage clock is the product's own (at least 6 s of
- * 'Uploading' per batch). Generated only locally, forced with stubs: an upload held back until the clock has run
+ * 'Uploading' per batch), moved on with Playwright's clock at the model's clock steps. Generated only locally, forced with stubs: an upload held back until the clock has run
  * to 'Saving chunks', and a delete answering 500.
  *
  * After each step the screen is checked against the model's snapshot: the overlay's stage (`uploadStageOf`), the
@@ -38,6 +38,9 @@ const DOCUMENT = (url: URL) => /^\/api\/v1\/documents\/[^/]+$/.test(url.pathname
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 /** A Windows program's first bytes: not text, whatever the name says. */
 const PROGRAM = Buffer.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00]);
+
+/** How long each stage of the clock lasts (the machine's delays). */
+const STAGE_MS: Record<string, number> = { [AFTER.uploading]: UPLOADING_MS, [AFTER.chunking]: CHUNKING_MS, [AFTER.embedding]: EMBEDDING_MS };
 
 const attachedFiles = (page: Page) => page.getByRole('list', { name: 'Attached files' });
 const overlay = (page: Page) => page.getByRole('status').filter({ hasText: /Uploading|Chunking text|Creating embeddings|Saving chunks/ });
@@ -138,7 +141,10 @@ async function perform(run: Run, event: Step, next: Step | undefined, before: Up
     case AFTER.uploading:
     case AFTER.chunking:
     case AFTER.embedding:
-      // The clock's: the screen check waits for the next stage.
+      // The clock's, moved on at once rather than waited out (Playwright's clock, installed before the page
+      // loaded): what a stage shows is checked before and after, the 6-8 s between tell nothing. The real
+      // timings are kept by attachments.spec.ts's first test. The screen check waits for the next stage.
+      await page.clock.fastForward(STAGE_MS[event.type]);
       return;
     case 'file.delete': {
       const name = event.name as string;
@@ -243,6 +249,8 @@ test.describe('upload paths (generated from machines/upload.machine.ts)', () => 
       if (path.events.some((e) => e.type === 'conversation.open' && e.conversationId === CONVERSATION)) {
         run.conversationId = await createConversationByApi(request, await apiToken(request), unique('A conversation for attachments'));
       }
+      // Before the page loads, so the stage clock's timers are Playwright's to move on (time still flows).
+      await page.clock.install();
       await signInAndLand(page, accounts.user, /\/chat$/);
       // The path starts on the new-chat screen.
       await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
