@@ -10,7 +10,10 @@ import { median } from './median';
 // (first chunk after a fixed delay, then a steady stream) behind a real server process, asked over the real
 // API. Both clocks are this process's performance.now(): the client's and the model's timestamps compare.
 
-/** The goal for the server's part (ms, median). */
+/**
+ * The goal for the server's part (ms, median) on top of what a bare relay adds, measured in the same run (issue 29:
+ * a fixed number held on one machine and not the next; the model call through the openai SDK is inside it).
+ */
 export const ADDED_GOAL_MS = 3;
 /** The model's own time to first token (ms). */
 export const MODEL_FIRST_TOKEN_MS = 200;
@@ -345,10 +348,11 @@ export function printFirstToken({ series, floorMs, relayFloorMs }: Awaited<Retur
     `  the same path with a bare node:http relay in place of the server (the first chunk passed on, nothing else done) adds ${ms(relayFloorMs)} (median): ` +
       'what any server would add here',
   );
+  const goal = relayFloorMs + ADDED_GOAL_MS;
   for (const s of series) {
     const added = median(s.samples.map((x) => x.addedMs));
     console.log(
-      `  ${s.label}: server-added time to first token median ${ms(added)} — goal at most ${ms(ADDED_GOAL_MS)} (${added <= ADDED_GOAL_MS ? 'met' : 'NOT met'}); ` +
+      `  ${s.label}: server-added time to first token median ${ms(added)} — goal at most the relay's ${ms(relayFloorMs)} + ${ms(ADDED_GOAL_MS)} = ${ms(goal)} (${added <= goal ? 'met' : 'NOT met'}); ` +
         `p95 ${ms(quantile(s.samples.map((x) => x.addedMs), 0.95))}`,
     );
     const col = (pick: (x: FirstTokenSample) => number) => `${ms(median(s.samples.map(pick)))} / ${ms(quantile(s.samples.map(pick), 0.95))}`;
