@@ -16,8 +16,8 @@ import { report } from './report';
  * Thumbs up / down under one assistant reply (issue 28; not in the spec): a toggle pair, stored per person per
  * reply on the server and shown again after a reload (the messages carry the person's rating).
  *
- * States: `idle`; `saving` (tag `busy`, invokes `save`): the chosen thumb shows at once and goes back to what the
- * server had if the save fails ('Failed to save your rating', or the server's sentence). Choosing the thumb that
+ * States: `idle`; `saving` (tag `busy`, invokes `save`): the chosen thumb shows at once (a press while saving replaces the
+ * choice being saved) and goes back to what the server had if the save fails ('Failed to save your rating', or the server's sentence). Choosing the thumb that
  * is already pressed clears the rating. A thumbs down opens `commenting`: an optional short comment ('What went
  * wrong?'), sent with `comment.send` (`sendingComment`, tag `busy`) or dismissed with `comment.skip`; a failed
  * send keeps the text. A thumb chosen while commenting leaves the comment and saves that choice.
@@ -89,8 +89,11 @@ export const replyRatingMachine = setup({
       on: { 'rating.choose': { target: 'saving', actions: 'choose' } },
     },
     saving: {
-      description: 'The chosen thumb shows already; the server is saving it.',
+      description: 'The chosen thumb shows already; the server is saving it. Another press shows at once and is saved instead.',
       tags: ['busy'],
+      // A quick second press is never lost: the save in flight is dropped (a PUT of the whole rating, so the newer
+      // one is what the server keeps) and the newest choice is saved.
+      on: { 'rating.choose': { target: 'saving', reenter: true, actions: 'choose' } },
       invoke: {
         id: 'save',
         src: 'save',
