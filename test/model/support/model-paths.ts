@@ -109,14 +109,15 @@ export interface Coverage {
   transitions: { covered: number; total: number; missing: string[] };
 }
 
-/** State and transition coverage of the paths, replayed with the pure transition functions. */
-export function coverageOf<M extends AnyStateMachine>(machine: M, paths: ModelPath<M>[]): Coverage {
-  const nodes = allStateNodes(machine.root).filter((n) => n !== machine.root);
-  const edges = new Map<AnyTransitionDefinition, string>();
-  for (const n of allStateNodes(machine.root)) transitionsOf(n).forEach((t, i) => edges.set(t, edgeId(t, i)));
+/** The states a path visits and the transitions it takes, replayed with the pure transition functions. */
+interface Reach {
+  states: Set<string>;
+  transitions: Set<AnyTransitionDefinition>;
+}
 
-  const visited = new Set<string>();
-  const taken = new Set<AnyTransitionDefinition>();
+function reachOf<M extends AnyStateMachine>(machine: M, path: ModelPath<M>, into: Reach = { states: new Set(), transitions: new Set() }): Reach {
+  const visited = into.states;
+  const taken = into.transitions;
   const visit = (s: SnapshotFrom<M>) => (s as AnyMachineSnapshot)._nodes.forEach((n: AnyStateNode) => visited.add(n.id));
   const markMicrosteps = (steps: Array<[SnapshotFrom<M>, unknown]>, prev: SnapshotFrom<M> | null, first: { type: string } | null) => {
     let before = prev;
@@ -145,29 +146,77 @@ export function coverageOf<M extends AnyStateMachine>(machine: M, paths: ModelPa
     });
   };
 
-  for (const path of paths) {
-    const initial = getInitialMicrosteps(machine, path.input as never) as Array<[SnapshotFrom<M>, unknown]>;
-    visit(initial[0][0]);
-    markMicrosteps(initial.slice(1), initial[0][0], null);
-    let [snapshot] = initialTransition(machine, path.input as never) as [SnapshotFrom<M>, unknown];
-    for (const event of path.events) {
-      const micro = getMicrosteps(machine, snapshot, event as never) as Array<[SnapshotFrom<M>, unknown]>;
-      markMicrosteps(micro, snapshot, event);
-      if (micro.length) snapshot = micro[micro.length - 1][0];
-    }
+  const initial = getInitialMicrosteps(machine, path.input as never) as Array<[SnapshotFrom<M>, unknown]>;
+  visit(initial[0][0]);
+  markMicrosteps(initial.slice(1), initial[0][0], null);
+  let [snapshot] = initialTransition(machine, path.input as never) as [SnapshotFrom<M>, unknown];
+  for (const event of path.events) {
+    const micro = getMicrosteps(machine, snapshot, event as never) as Array<[SnapshotFrom<M>, unknown]>;
+    markMicrosteps(micro, snapshot, event);
+    if (micro.length) snapshot = micro[micro.length - 1][0];
   }
-  const missingStates = nodes.filter((n) => !visited.has(n.id)).map((n) => n.id);
-  const missingEdges = [...edges].filter(([t]) => !taken.has(t)).map(([, id]) => id);
+  return into;
+}
+
+/** The states and transitions of the machine, and which of them `reach` misses. */
+function coverageFrom<M extends AnyStateMachine>(machine: M, reach: Reach): Coverage {
+  const nodes = allStateNodes(machine.root).filter((n) => n !== machine.root);
+  const edges = new Map<AnyTransitionDefinition, string>();
+  for (const n of allStateNodes(machine.root)) transitionsOf(n).forEach((t, i) => edges.set(t, edgeId(t, i)));
+  const missingStates = nodes.filter((n) => !reach.states.has(n.id)).map((n) => n.id);
+  const missingEdges = [...edges].filter(([t]) => !reach.transitions.has(t)).map(([, id]) => id);
   return {
     states: { covered: nodes.length - missingStates.length, total: nodes.length, missing: missingStates },
     transitions: { covered: edges.size - missingEdges.length, total: edges.size, missing: missingEdges },
   };
 }
 
-export function formatCoverage(name: string, c: Coverage, pathCount: number): string {
+/** State and transition coverage of the paths, replayed with the pure transition functions. */
+export function coverageOf<M extends AnyStateMachine>(machine: M, paths: ModelPath<M>[]): Coverage {
+  const reach: Reach = { states: new Set(), transitions: new Set() };
+  for (const path of paths) reachOf(machine, path, reach);
+  return coverageFrom(machine, reach);
+}
+
+/**
+ * The coverage of all `paths` and the fewest of them (greedily: most states and transitions not yet reached first,
+ * the shorter on a tie) that together reach every state and transition the whole set reaches, from one replay of
+ * each path. Each covering path is a test of its own, so a failure names a state or transition; the whole set is
+ * still replayed (see run-model.ts), so no path is dropped.
+ */
+export function planPaths<M extends AnyStateMachine>(machine: M, paths: ModelPath<M>[]): { coverage: Coverage; covering: ModelPath<M>[] } {
+  const all: Reach = { states: new Set(), transitions: new Set() };
+  const candidates = paths.map((path, index) => {
+    const r = reachOf(machine, path);
+    r.states.forEach((id) => all.states.add(id));
+    r.transitions.forEach((t) => all.transitions.add(t));
+    return { path, index, items: [...[...r.states].map((id) => `s:${id}`), ...r.transitions] as Array<string | AnyTransitionDefinition> };
+  });
+  const reached = new Set<string | AnyTransitionDefinition>();
+  const kept: Array<(typeof candidates)[number]> = [];
+  for (;;) {
+    let best: (typeof candidates)[number] | undefined;
+    let bestGain = 0;
+    for (const c of candidates) {
+      let gain = 0;
+      for (const item of c.items) if (!reached.has(item)) gain++;
+      if (gain > bestGain || (gain === bestGain && gain > 0 && best && c.path.events.length < best.path.events.length)) {
+        best = c;
+        bestGain = gain;
+      }
+    }
+    if (!best) break;
+    kept.push(best);
+    best.items.forEach((item) => reached.add(item));
+  }
+  return { coverage: coverageFrom(machine, all), covering: kept.sort((a, b) => a.index - b.index).map((c) => c.path) };
+}
+
+/** `covering`: how many of the paths run as tests of their own (run-model.ts); the e2e runners leave it out. */
+export function formatCoverage(name: string, c: Coverage, pathCount: number, covering?: number): string {
   const pct = (a: number, b: number) => (b === 0 ? 100 : Math.round((a / b) * 1000) / 10);
   const lines = [
-    `[model] ${name}: ${pathCount} paths; states ${c.states.covered}/${c.states.total} (${pct(c.states.covered, c.states.total)}%); ` +
+    `[model] ${name}: ${pathCount} paths${covering === undefined ? '' : ` (${covering} covering every state and transition)`}; states ${c.states.covered}/${c.states.total} (${pct(c.states.covered, c.states.total)}%); ` +
       `transitions ${c.transitions.covered}/${c.transitions.total} (${pct(c.transitions.covered, c.transitions.total)}%)`,
   ];
   if (c.states.missing.length) lines.push(`  missing states: ${c.states.missing.join(', ')}`);
