@@ -75,6 +75,8 @@ const envSchema = z.object({
   OFFLINE_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(25),
   /** Largest upload accepted (MB); larger files are answered 413 and never stored. */
   UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(1024).default(DEFAULT_UPLOAD_MAX_MB),
+  /** argon2id work per new password hash: 'default' (argon2's own) everywhere but the test suites, which set 'low'. */
+  PASSWORD_HASH_COST: z.enum(['default', 'low'], { error: 'must be default or low' }).default('default'),
 
   // Web browsing (server/tools/web-search.ts): no SEARCH_PROVIDER, and a browsing request says it is not configured.
   SEARCH_PROVIDER: z.enum(['searxng', 'tavily', 'brave'], { error: 'must be searxng, tavily or brave' }).optional(),
@@ -197,6 +199,8 @@ export interface Config {
   documents: DocumentsConfig;
   /** UPLOAD_MAX_MB: the largest document or image a person may upload, in MB (1024 * 1024 bytes). */
   uploadMaxMb: number;
+  /** PASSWORD_HASH_COST: 'low' only in tests (see services/passwords.ts). */
+  passwordHashCost: 'default' | 'low';
 }
 
 export class ConfigError extends Error {
@@ -251,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tools: parseTools(e, llm),
     documents: parseDocuments(e, llm),
     uploadMaxMb: e.UPLOAD_MAX_MB,
+    passwordHashCost: e.PASSWORD_HASH_COST,
   };
 }
 

@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDb } from './db/create-db';
 import { migrateToLatest } from './db/migrate';
+import { setPasswordHashCost } from './services/passwords';
 import { finishAbandonedReplies } from './services/reply-leases';
 import { seedDemoData, type SeedResult } from './services/seed';
 
@@ -35,6 +36,7 @@ function printBanner(config: Config, address: string, seed: SeedResult): void {
 
 async function main(): Promise<void> {
   const config = readConfig();
+  setPasswordHashCost(config.passwordHashCost);
   const db = createDb(config);
   await migrateToLatest(db);
   const seed = await seedDemoData(db, { password: config.demoPassword, publicUrl: config.publicUrl });

@@ -12,6 +12,7 @@ import type { Database } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
 import type { AppLogger } from '../../../server/http/logger';
 import type { Mailer } from '../../../server/services/mailer';
+import { setPasswordHashCost } from '../../../server/services/passwords';
 import { seedDemoData } from '../../../server/services/seed';
 
 export const DEMO_PASSWORD = 'demo-password-123';
@@ -63,11 +64,15 @@ export async function createTestApp(overrides: TestAppOverrides = {}): Promise<T
       UPLOAD_RATE_LIMIT_PER_USER: '10000',
       FEEDBACK_RATE_LIMIT_PER_USER: '10000',
       PROMPT_RATE_LIMIT_PER_USER: '10000',
+      // Hundreds of sign-ins at argon2's default cost (0.2-0.5 s each here) took minutes; the default has its own test.
+      PASSWORD_HASH_COST: 'low',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...overrides.env,
     }),
     ...overrides.config,
   };
+
+  setPasswordHashCost(config.passwordHashCost);
 
   let schema: string | undefined;
   if (databaseUrl) {
