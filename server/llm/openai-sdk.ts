@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { EnvHttpProxyAgent, FormData as UndiciFormData, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
+import { EnvHttpProxyAgent, FormData as UndiciFormData, fetch as undiciFetch, type Dispatcher, type RequestInit as UndiciRequestInit } from 'undici';
 
 const OPENAI_API = 'https://api.openai.com/v1';
 
@@ -19,6 +19,16 @@ export interface SdkOptions {
    * endpoint's key). Unset: no Authorization header at all.
    */
   keyWhenUnset?: string;
+  /** The connections' pool (proxyDispatcher()); one of its own by default. */
+  dispatcher?: Dispatcher;
+}
+
+/**
+ * Kept-alive connections that honour HTTPS_PROXY / HTTP_PROXY (either case) and NO_PROXY as they are set now;
+ * `timeoutMs` also bounds the wait for an answer's headers and between two pieces of its body.
+ */
+export function proxyDispatcher(timeoutMs: number): Dispatcher {
+  return new EnvHttpProxyAgent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
 }
 
 /** The endpoint's base URL without a trailing slash, and its host (what messages and the usage ledger name). */
@@ -59,9 +69,10 @@ function asUndiciBody(body: unknown): UndiciRequestInit['body'] {
  * token). The dispatcher and its fetch are undici's own: a dispatcher must be paired with the fetch it belongs to.
  */
 export function createOpenAiSdk(endpoint: SdkEndpoint, options: SdkOptions): OpenAI {
-  const dispatcher = new EnvHttpProxyAgent({ headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+  const dispatcher = options.dispatcher ?? proxyDispatcher(options.timeoutMs);
+  // A request's own dispatcher (fetchOptions) comes first: the chat stream's tells when its request has left.
   const fetchOnce = ((url: string, init: UndiciRequestInit | undefined) =>
-    undiciFetch(url, { ...init, body: asUndiciBody(init?.body), dispatcher })) as unknown as typeof globalThis.fetch;
+    undiciFetch(url, { dispatcher, ...init, body: asUndiciBody(init?.body) })) as unknown as typeof globalThis.fetch;
   const fetchAgainOnSocketFailure = async (url: Parameters<typeof globalThis.fetch>[0], init?: RequestInit) => {
     try {
       return await fetchOnce(url, init);

@@ -31,6 +31,12 @@ export interface ChatRequest {
   maxTokens?: number;
   /** Aborting ends the call and makes the stream throw. */
   signal?: AbortSignal;
+  /**
+   * Called once the request has been handed to its connection (a kept-alive one writes it at once), maybe again
+   * for a retry or a backup: synchronous work after that (saving the question) no longer holds it up. A model that
+   * sends nothing (the offline responder) never calls it.
+   */
+  onSent?: () => void;
 }
 
 export interface TokenUsage {

@@ -10,6 +10,11 @@ export interface ModelCall {
   prompt: ChatTurn[];
   /** performance.now() when the call was made. */
   startedAt: number;
+  /**
+   * Resolves once the request has been handed to its connection (ChatRequest.onSent), or the call failed first.
+   * Unset: a call that sends nothing the caller could hold up.
+   */
+  sent?: Promise<void>;
   /** The first chunk (or the failure); read the rest from `chunks`. Never rejects unhandled. */
   first: Promise<IteratorResult<ChatChunk>>;
   chunks: AsyncIterator<ChatChunk>;
@@ -48,12 +53,14 @@ function linkedTo(closing: AbortSignal): { controller: AbortController; unlink: 
 export function callModel(ctx: AppContext, prompt: ChatTurn[], reasoningEffort: ReasoningEffort): ModelCall {
   const { controller, unlink } = linkedTo(ctx.closing);
   const startedAt = performance.now();
-  const stream = ctx.llm.stream({ messages: prompt, reasoningEffort, maxTokens: ctx.config.llm.maxTokens, signal: controller.signal });
+  let onSent!: () => void;
+  const sent = new Promise<void>((resolve) => (onSent = resolve));
+  const stream = ctx.llm.stream({ messages: prompt, reasoningEffort, maxTokens: ctx.config.llm.maxTokens, signal: controller.signal, onSent });
   const chunks = stream[Symbol.asyncIterator]();
   const first = chunks.next();
   // Read by the reply's writer; a send refused before that cancels the call and nobody reads it.
-  first.catch(() => undefined);
-  return { prompt, startedAt, first, chunks, cancel: () => {
+  first.then(onSent, onSent);
+  return { prompt, startedAt, sent: ctx.llm.offline ? undefined : sent, first, chunks, cancel: () => {
       controller.abort();
       unlink();
     },

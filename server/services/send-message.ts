@@ -64,8 +64,13 @@ export async function startSend(ctx: AppContext, user: UserRecord, request: Send
   }
 
   const { call, context, image } = await prepareCall(ctx, user, request, plan, timings, ctx.closing);
-  // The request is on its way once the event loop has turned: the saves below may block it (SQLite is synchronous).
-  if (call.ok) await yieldToLoop();
+  // The request must be on its way first: the saves below may block it (SQLite is synchronous). The model client says
+  // when it has handed the request on (the openai SDK takes a few turns of the event loop to get there), and undici
+  // writes its body in the turn after that.
+  if (call.ok) {
+    await call.call.sent;
+    await yieldToLoop();
+  }
   let exchange;
   try {
     exchange = await gate.run(() => saveExchange(ctx, user, request, plan), true);
