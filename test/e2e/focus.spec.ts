@@ -2,16 +2,15 @@ import { expect, test, type Page } from '@playwright/test';
 import { accounts, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import {
-  apiToken,
   assistantMessages,
   conversationNav,
-  createConversationByApi,
   expectReplyComplete,
   messageBox,
   revealConversationLink,
   signedInToken,
   unique,
 } from './paths/paths-support';
+import { seededConversation } from './helpers/seed';
 
 // Issue 28, "Focus" and "Small things": where the keyboard is after each step of a day's chatting, Send refusing
 // a blank box, a prompt pasted at the cursor, Escape in the Tips modal, and /tips-example behind sign-in.
@@ -92,7 +91,7 @@ test.describe('focus and the message box', () => {
 
   test('on a phone, New chat in the header and New Chat in the drawer put the focus in the box', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 800 });
-    const id = await createConversationByApi(page.request, await apiToken(page.request), unique('Phone focus'));
+    const id = await seededConversation(page.request, unique('Phone focus'));
     await page.goto(`/chat?id=${id}`);
     await expect(assistantMessages(page).first()).toBeVisible();
     await page.getByRole('button', { name: 'New chat', exact: true }).click();
@@ -122,7 +121,7 @@ test.describe('focus and the message box', () => {
   });
 
   test('the skip link skips the conversation list and lands in the message box', async ({ page }) => {
-    const id = await createConversationByApi(page.request, await apiToken(page.request), unique('Skip link'));
+    const id = await seededConversation(page.request, unique('Skip link'));
     await page.goto(`/chat?id=${id}`);
     await expect(assistantMessages(page).first()).toBeVisible();
     await expect(conversationNav(page).getByRole('link').first()).toBeVisible();
@@ -139,7 +138,7 @@ test.describe('renaming a conversation in the list', () => {
   test('Escape cancels and keeps the focus on the row; a click elsewhere saves', async ({ page }) => {
     await signInToChat(page);
     const title = unique('Rename focus');
-    const id = await createConversationByApi(page.request, await apiToken(page.request), title);
+    const id = await seededConversation(page.request, title);
     await page.goto(`/chat?id=${id}`);
     const link = await revealConversationLink(page, id);
     const row = conversationNav(page).getByRole('listitem').filter({ has: page.locator(`[href="/chat?id=${encodeURIComponent(id)}"]`) });
@@ -171,7 +170,7 @@ test.describe('renaming a conversation in the list', () => {
 test.describe('code that scrolls', () => {
   test('a code block wider than the column is reachable and scrollable with the keyboard', async ({ page }) => {
     await signInToChat(page);
-    const id = await createConversationByApi(page.request, await apiToken(page.request), unique('Scrolling code'));
+    const id = await seededConversation(page.request, unique('Scrolling code'));
     await page.goto(`/chat?id=${id}`);
     const code = assistantMessages(page).first().locator('pre');
     await expect(code).toBeVisible();

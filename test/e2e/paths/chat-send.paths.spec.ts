@@ -16,11 +16,11 @@ import {
   revealConversationLink,
   errorEnvelope,
   expectReplyComplete,
-  startConversation,
   unique,
   userMessages,
   type Step,
 } from './paths-support';
+import { seededConversation } from '../helpers/seed';
 
 /**
  * chat-send's generated paths (machines/chat-send.machine.ts), driven through the real chat UI; the model is in
@@ -230,7 +230,7 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
 async function setUp(page: Page, w: World, input: { conversationId: string | null }, events: Step[]) {
   if (events.some((e) => e.type === 'conversation.open' && e.conversationId === OTHER)) {
     const asked = unique('Summarise the travel policy');
-    const id = await startConversation(page, asked);
+    const id = await seededConversation(page.request, asked);
     w.ids.set(OTHER, id);
     w.questions.set(id, asked);
   }

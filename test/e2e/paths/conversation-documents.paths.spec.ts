@@ -6,7 +6,8 @@ import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInAndLand } from '../helpers/accounts';
 import { textDocument, uploadDocument, waitUntilProcessed } from '../helpers/documents-api';
 import { conversationDocumentsMachine, conversationDocumentsPaths as paths } from './conversation-documents.paths-model';
-import { createConversationByApi, errorEnvelope, signedInToken, unique, type Step } from './paths-support';
+import { errorEnvelope, signedInToken, unique, type Step } from './paths-support';
+import { seededConversation } from '../helpers/seed';
 
 /**
  * The conversation-documents machine's generated paths (machines/conversation-documents.machine.ts, the model in
@@ -118,7 +119,7 @@ test.describe('conversation-documents paths (generated from machines/conversatio
       test.slow();
       await signInAndLand(page, accounts.user, /\/chat$/);
       const token = await signedInToken(page);
-      const conversationId = await createConversationByApi(request, token, unique('A conversation with a note'));
+      const conversationId = await seededConversation(request, unique('A conversation with a note'));
       const code = Math.random().toString(36).slice(2, 8);
       const run: Run = { page, name: `note-${code}.txt`, sentence: `Note ${code} says the meeting moved to Thursday.`, count: 1, download: null };
       const uploaded = await uploadDocument(request, token, conversationId, textDocument(run.name, run.sentence));

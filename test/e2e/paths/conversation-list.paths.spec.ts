@@ -22,6 +22,7 @@ import {
   WORD,
 } from './conversation-list.paths-model';
 import { apiToken, conversationNav, createConversationByApi, errorEnvelope, revealConversationLink } from './paths-support';
+import { seededConversation } from '../helpers/seed';
 
 /**
  * The conversation list's generated paths (machines/conversation-list.machine.ts: rename and delete) and its two
@@ -70,7 +71,7 @@ test.describe('conversation-list paths (generated from machines/conversation-lis
   for (const path of conversationListPaths) {
     test(`rename and delete: ${path.description}`, async ({ page, request }) => {
       const question = `Rename me ${Math.random().toString(36).slice(2, 8)}`;
-      const id = await createConversationByApi(request, await apiToken(request), question);
+      const id = await seededConversation(request, question);
       await signInAndLand(page, accounts.user, /\/chat$/);
       const link = await revealConversationLink(page, id);
       const item = conversationNav(page).getByRole('listitem').filter({ has: page.locator(`a[href="/chat?id=${id}"]`) });

@@ -115,8 +115,13 @@ export async function startConversation(page: Page, text: string) {
 }
 
 /** The e2e user's access token, for setting a path up through the API. */
-export async function apiToken(request: APIRequestContext) {
-  const response = await request.post('/api/v1/auth/login', { data: { email: accounts.user, password } });
+export function apiToken(request: APIRequestContext) {
+  return apiTokenOf(request, accounts.user);
+}
+
+/** The access token of one of the e2e accounts. */
+export async function apiTokenOf(request: APIRequestContext, email: string) {
+  const response = await request.post('/api/v1/auth/login', { data: { email, password } });
   expect(response.ok()).toBe(true);
   return ((await response.json()) as { data: { access_token: string } }).data.access_token;
 }

@@ -5,9 +5,10 @@ import { normaliseTags } from '../../../contract/tags';
 import { promptFormErrors } from '../../../machines/prompt-form.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInAndLand } from '../helpers/accounts';
-import { apiToken, createConversationByApi, unique, userMessages, type Step } from './paths-support';
+import { apiToken, unique, userMessages, type Step } from './paths-support';
 import { BLANK, INPUTS, PROMPT_TEXT, promptFormMachine, promptFormPaths as paths, useOf, type FormUse } from './prompt-form.paths-model';
 import { libraryDialog, PROMPT_ENTRY, PromptApi, PROMPTS, savedPrompt, savedPrompts, searchOwn, toast } from './prompt-library.paths-model';
+import { seededConversation } from '../helpers/seed';
 
 /**
  * The prompt form's generated paths (machines/prompt-form.machine.ts, the model in prompt-form.paths-model.ts), for
@@ -154,7 +155,7 @@ test.describe('prompt-form paths (generated from machines/prompt-form.machine.ts
       if (use === 'message' && !conversation) {
         test.setTimeout(90_000);
         const token = await apiToken(request);
-        conversation = { id: await createConversationByApi(request, token, message), token };
+        conversation = { id: await seededConversation(request, message), token };
       }
       await signInAndLand(page, accounts.user, /\/chat$/);
       const api = await PromptApi.of(page, request);

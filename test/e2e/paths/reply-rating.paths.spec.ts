@@ -3,8 +3,9 @@ import { RATING_COMMENT_SAVED, type ReplyRating } from '../../../contract/feedba
 import { nextRating } from '../../../machines/reply-rating.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInAndLand } from '../helpers/accounts';
-import { assistantMessages, createConversationByApi, errorEnvelope, signedInToken, unique, type Step } from './paths-support';
+import { assistantMessages, errorEnvelope, unique, type Step } from './paths-support';
 import { COMMENT, replyRatingMachine, replyRatingPaths as paths } from './reply-rating.paths-model';
+import { seededConversation } from '../helpers/seed';
 
 /**
  * The thumbs under a reply (machines/reply-rating.machine.ts, the model in reply-rating.paths-model.ts), driven
@@ -120,7 +121,7 @@ test.describe('reply rating paths (generated from machines/reply-rating.machine.
     test(path.events.map(stepName).join(' → '), async ({ page }) => {
       test.setTimeout(120_000);
       await signInAndLand(page, accounts.user, /\/chat$/);
-      const id = await createConversationByApi(page.request, await signedInToken(page), unique('Rate me'));
+      const id = await seededConversation(page.request, unique('Rate me'));
       await page.goto(`/chat?id=${id}`);
       await expect(reply(page)).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
       const run: Run = { page, shown: null, saved: null, comment: '', sendingComment: false, puts: [] };

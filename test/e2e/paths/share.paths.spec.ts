@@ -9,9 +9,10 @@ import {
   STOP_SHARING_FAILED,
 } from '../../../machines/share.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
-import { accounts, signInAndLand } from '../helpers/accounts';
+import { accounts, signInByApi } from '../helpers/accounts';
 import { AFTER, NO_ANSWER, shareMachine, sharePaths as paths } from './share.paths-model';
-import { errorEnvelope, startConversation, unique, type Step } from './paths-support';
+import { errorEnvelope, unique, type Step } from './paths-support';
+import { seededConversation } from '../helpers/seed';
 
 /**
  * The share machine's generated paths (machines/share.machine.ts, the model in share.paths-model.ts), driven
@@ -136,8 +137,9 @@ test.describe('share paths (generated from machines/share.machine.ts)', () => {
     test(path.description.replaceAll(AFTER, '2 s later'), async ({ page, context }) => {
       test.slow();
       await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-      await signInAndLand(page, accounts.user, /\/chat$/);
-      await startConversation(page, unique('Draft a welcome note'));
+      await signInByApi(page, accounts.user);
+      await page.goto(`/chat?id=${await seededConversation(page.request, unique('Draft a welcome note'))}`);
+      await expect(page.getByRole('article', { name: 'Assistant message' }).last()).not.toBeEmpty();
       lastLink = null;
       await arm(page, path.events[0]);
       // The path starts when the modal opens (the chat screen spawns the machine).

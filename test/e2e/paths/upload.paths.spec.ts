@@ -9,8 +9,6 @@ import { accounts, signInAndLand } from '../helpers/accounts';
 import { dropFiles, pasteFiles, pickFiles, type PageFile } from './upload.page-files';
 import { AFTER, CONVERSATION, FILE_SETS, uploadMachine, uploadPaths as paths, type FileSetName, type ModelFile } from './upload.paths-model';
 import {
-  apiToken,
-  createConversationByApi,
   errorEnvelope,
   expectReplyComplete,
   messageBox,
@@ -18,6 +16,7 @@ import {
   unique,
   type Step,
 } from './paths-support';
+import { seededConversation } from '../helpers/seed';
 
 /**
  * The upload machine's generated paths (machines/upload.machine.ts, the model in upload.paths-model.ts), driven
@@ -247,7 +246,7 @@ test.describe('upload paths (generated from machines/upload.machine.ts)', () => 
       record(run);
       // Made before the page loads, so the sidebar lists it.
       if (path.events.some((e) => e.type === 'conversation.open' && e.conversationId === CONVERSATION)) {
-        run.conversationId = await createConversationByApi(request, await apiToken(request), unique('A conversation for attachments'));
+        run.conversationId = await seededConversation(request, unique('A conversation for attachments'));
       }
       // Before the page loads, so the stage clock's timers are Playwright's to move on (time still flows).
       await page.clock.install();
