@@ -2,6 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 // Two projects: pure unit + model tests, and server tests (real database, real HTTP peers).
 // Server tests run once on SQLite and, when TEST_DATABASE_URL is set, once more on PostgreSQL (TEST_DB=postgres).
+// Vitest's default on 2 cores is one worker (cores - 1); both projects run 2 forks: every server test app has its
+// own database (a SQLite file in its own temp dir, or its own schema, test/server/helpers/test-app.ts), so files do
+// not see each other's rows, and a file waiting on PostgreSQL, a timer or a child process leaves the core to another.
+const WORKERS = 2;
+
 export default defineConfig({
   test: {
     projects: [
@@ -10,6 +15,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/model/**/*.test.ts'],
           environment: 'node',
+          pool: 'forks',
+          maxWorkers: WORKERS,
         },
       },
       {
@@ -17,6 +24,11 @@ export default defineConfig({
           name: 'server',
           include: ['test/server/**/*.test.ts'],
           environment: 'node',
+          pool: 'forks',
+          maxWorkers: WORKERS,
+          isolate: false,
+          setupFiles: ['test/server/helpers/fresh-modules.ts'],
+          globalSetup: ['test/server/helpers/global-database.ts'],
           testTimeout: 20000,
           hookTimeout: 30000,
         },

@@ -119,8 +119,9 @@ describe(`who may read and delete documents (${dbKind})`, () => {
   it('deletes for the owner only: user_id naming someone else is 403; the row, its passages and the stored file go', async () => {
     const doc = (await uploadFile(s, conversationId, 'gone.txt', utf8('to be deleted'))).body.data;
     const row = (await rowOf(doc.id))!;
-    // A passage as ingestion writes it: it must go with its document.
-    await s.db.insertInto('document_chunks').values({ document_id: doc.id, seq: 0, content: 'to be deleted', place: null, embedding: null }).execute();
+    // A passage as ingestion writes it: it must go with its document. Seq 1,000 is past what ingestion writes for
+    // this text, which may already be running (it raced seq 0 when files ran in parallel).
+    await s.db.insertInto('document_chunks').values({ document_id: doc.id, seq: 1_000, content: 'to be deleted', place: null, embedding: null }).execute();
     const file = path.join(s.config.dataDir, 'files', row.storage_key);
     await expect(fs.stat(file)).resolves.toBeDefined();
 
@@ -144,7 +145,7 @@ describe(`who may read and delete documents (${dbKind})`, () => {
     const doomed = (await s.ask({ conversation_id: null, message: 'short-lived' })).control.conversation_id;
     const a = (await uploadFile(s, doomed, 'a.txt', utf8('first'))).body.data;
     const b = (await uploadFile(s, doomed, 'b.png', PNG_BYTES)).body.data;
-    await s.db.insertInto('document_chunks').values({ document_id: a.id, seq: 0, content: 'first', place: null, embedding: null }).execute();
+    await s.db.insertInto('document_chunks').values({ document_id: a.id, seq: 1_000, content: 'first', place: null, embedding: null }).execute();
     const keys = (await s.db.selectFrom('documents').select('storage_key').where('id', 'in', [a.id, b.id]).execute()).map((r) => r.storage_key);
     const before = await storedFiles(s.config.dataDir);
     expect(before).toEqual(expect.arrayContaining(keys));

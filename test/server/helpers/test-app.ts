@@ -76,7 +76,9 @@ export async function createTestApp(overrides: TestAppOverrides = {}): Promise<T
 
   let schema: string | undefined;
   if (databaseUrl) {
-    schema = `test_${randomBytes(6).toString('hex')}`;
+    // One schema per test app, named after the vitest worker (pool id) that made it: workers run in parallel on the
+    // same database and never share rows; a schema left behind by a crashed run says which worker it was.
+    schema = `test_w${process.env.VITEST_POOL_ID ?? '0'}_${randomBytes(6).toString('hex')}`;
     await withPg(databaseUrl, (c) => c.query(`create schema ${schema}`));
   }
   const db = createDb(config, schema ? { pgOptions: `-c search_path=${schema}` } : {});
