@@ -10,6 +10,7 @@ import { LOGIN_JS_BUDGET_KB, measureLoginJs } from './login-bundle';
 import { measureLoginLighthouse, printLoginLighthouse } from './login-lighthouse';
 import { measureOpenConversation, printOpenConversation } from './open-conversation';
 import { measureRenderStream, printRenderStream } from './render-stream';
+import { measureReplySaves, printReplySaves } from './reply-saves';
 import { measureReportQuery, printReportQuery } from './report-query';
 import { measureRetrieval, printRetrieval } from './retrieval';
 import { removeOnExit, startServer } from './server-process';
@@ -34,6 +35,8 @@ const serverSections = {
   // `npm run bench -- ingest` / `retrieval`: documents (issue 9), SQLite and PostgreSQL with a URL.
   ingest: () => section('Document ingestion', async () => printIngest(await measureIngest())),
   retrieval: () => section('Retrieval over 10,000 chunks', async () => printRetrieval(await measureRetrieval())),
+  // `npm run bench -- reply-saves`: how far a streaming reply's saves lag behind its reader (left the server suite).
+  'reply-saves': () => section('Reply saves while streaming', async () => printReplySaves(await measureReplySaves())),
 };
 const onlyServer = args.filter((a): a is keyof typeof serverSections => a in serverSections);
 if (onlyServer.length > 0) {
