@@ -170,10 +170,10 @@ describe('retrieval with a model (the scripted OpenAI-compatible server) and emb
   it('answers at once with full-text passages when the embeddings endpoint fails for the question', async () => {
     embeddings.failWith(503);
     try {
-      const start = Date.now();
+      const before = embeddings.embeddingRequests.length;
       await s.ask({ conversation_id: conversationId, message: 'supervisor consent' });
-      // One try: a reply does not wait for back-offs.
-      expect(Date.now() - start).toBeLessThan(400);
+      // One try: a reply does not wait for back-offs (counted, not timed: a wall-clock bound failed on a busy machine).
+      expect(embeddings.embeddingRequests.slice(before).filter((r) => r.input.some((t) => t.includes('supervisor consent')))).toHaveLength(1);
       expect(readPassages(systemPrompts().at(-1)!)[0]?.source).toBe('policy.docx, Remote work');
     } finally {
       embeddings.failWith(undefined);
