@@ -2,6 +2,8 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiCompatibleModel } from '../../server/llm/openai-compatible';
+import { createEmbedder } from '../../server/services/embeddings';
+import { transcribeAudio } from '../../server/services/transcription';
 import { collectReply, LlmCallError, type ChatChunk, type ChatModel } from '../../server/llm/types';
 import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai';
 
@@ -341,6 +343,27 @@ describe('a corporate proxy from the environment', () => {
       expect(refusing.requests).toEqual([]);
     } finally {
       await refusing.close();
+    }
+  });
+
+  it('carries embeddings and transcriptions through it too', async () => {
+    const provider = await startScripted([
+      (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ index: 0, embedding: [3, 4] }] })),
+      (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text: 'Minutes of the meeting' })),
+    ]);
+    const proxy = await startProxy();
+    try {
+      setProxy({ http_proxy: proxy.url });
+      const endpoint = { baseUrl: provider.baseUrl, model: 'e', apiKey: undefined };
+      expect(await createEmbedder(endpoint).embed(['budget'])).toEqual([[0.6, 0.8]]);
+      const audio = { bytes: Buffer.from('ID3 not really audio'), filename: 'minutes.mp3', mime: 'audio/mpeg' };
+      expect(await transcribeAudio(endpoint, audio)).toBe('Minutes of the meeting');
+      expect(provider.served()).toBe(2);
+      expect(proxy.connects.length).toBeGreaterThanOrEqual(1);
+      expect(proxy.connects.every((target) => target === new URL(provider.baseUrl).host)).toBe(true);
+    } finally {
+      await proxy.close();
+      await provider.close();
     }
   });
 
