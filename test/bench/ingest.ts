@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ingestDocument } from '../../server/ingest/ingest-document';
 import { stopExtractionWorkers } from '../../server/ingest/extraction-worker';
 import { pdfFile, xlsxFile } from '../server/helpers/document-fixtures';
@@ -9,6 +10,12 @@ import { prng } from './prng';
 // DATABASE_URL or TEST_DATABASE_URL) PostgreSQL. Goal: a 100-page PDF ready in under 5 s.
 
 export const PDF_GOAL_MS = 5_000;
+/**
+ * The longest the event loop may be held while a 100-page PDF is ingested: extraction runs in a worker thread, so
+ * requests are answered meanwhile (moved here from test/server/ingestion.test.ts, where it was a wall-clock bound on
+ * GET /health and failed on a busy machine).
+ */
+export const LOOP_HELD_GOAL_MS = 250;
 const PDF_PAGES = 100;
 const SHEET_TARGET_BYTES = 5 * 1024 * 1024;
 const RUNS = 3;
@@ -48,24 +55,29 @@ function bigWorkbook(): { bytes: Buffer; rows: number } {
 
 export interface IngestTiming {
   backend: string;
-  pdf: { bytes: number; medianMs: number; chunks: number };
+  pdf: { bytes: number; medianMs: number; chunks: number; loopHeldMs: number };
   sheet: { bytes: number; rows: number; medianMs: number; chunks: number };
 }
 
 async function timeIngest(bench: IngestBench, filename: string, extension: string, mime: string, bytes: Buffer) {
   const times: number[] = [];
   let chunks = 0;
+  let loopHeldMs = 0;
   for (let i = 0; i < RUNS; i++) {
     const row = await bench.addDocument(filename, extension, mime, bytes);
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     const start = performance.now();
     await ingestDocument(bench.ctx, row.id);
     times.push(performance.now() - start);
+    loop.disable();
+    loopHeldMs = Math.max(loopHeldMs, loop.max / 1e6);
     const done = await bench.ctx.db.selectFrom('documents').select(['status', 'chunk_count', 'error']).where('id', '=', row.id).executeTakeFirstOrThrow();
     if (done.status !== 'ready') throw new Error(`${filename} ended ${done.status}: ${done.error}`);
     chunks = done.chunk_count;
   }
   times.sort((a, b) => a - b);
-  return { medianMs: times[Math.floor(times.length / 2)], chunks };
+  return { medianMs: times[Math.floor(times.length / 2)], chunks, loopHeldMs };
 }
 
 export async function measureIngest(): Promise<IngestTiming[]> {
@@ -99,6 +111,9 @@ export function printIngest(results: IngestTiming[]): void {
     console.log(`  ${r.backend}:`);
     console.log(
       `    ${PDF_PAGES}-page PDF (${mb(r.pdf.bytes)} MB, ${r.pdf.chunks} chunks)          ${r.pdf.medianMs.toFixed(0).padStart(6)} ms  goal < ${PDF_GOAL_MS} ms  ${r.pdf.medianMs < PDF_GOAL_MS ? 'ok' : 'OVER'}`,
+    );
+    console.log(
+      `      event loop held at most ${r.pdf.loopHeldMs.toFixed(0)} ms meanwhile  goal < ${LOOP_HELD_GOAL_MS} ms  ${r.pdf.loopHeldMs < LOOP_HELD_GOAL_MS ? 'ok' : 'OVER'}`,
     );
     console.log(
       `    spreadsheet (${mb(r.sheet.bytes)} MB, ${r.sheet.rows.toLocaleString('en-US')} rows, ${r.sheet.chunks} chunks) ${r.sheet.medianMs.toFixed(0).padStart(6)} ms`,
