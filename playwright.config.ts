@@ -75,6 +75,9 @@ export default defineConfig({
             FEEDBACK_RATE_LIMIT_PER_USER: '10000',
             PROMPT_RATE_LIMIT_PER_USER: '10000',
             LOG_LEVEL: 'warn',
+            // Every test signs in (through the API) and sets up through it: argon2id at its default cost took about
+            // 0.5 s per sign-in on a loaded machine, at 'low' about 1 ms. Only the local server; staging keeps its own.
+            PASSWORD_HASH_COST: 'low',
             // The offline responder streams word by word (about 130 words): slow enough that a test sees it stream
             // and can act mid-reply even on a busy 2-core machine, fast enough for the suite.
             OFFLINE_TOKEN_DELAY_MS: '40',

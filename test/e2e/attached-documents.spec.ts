@@ -5,7 +5,8 @@ import { NO_CONVERSATION_SELECTED } from '../../machines/conversation-documents.
 import { accounts, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { textDocument, uploadDocument, waitUntilProcessed } from './helpers/documents-api';
-import { ask, assistantMessages, expectReplyComplete, signedInToken, startConversation, unique } from './paths/paths-support';
+import { ask, assistantMessages, expectReplyComplete, signedInToken, unique } from './paths/paths-support';
+import { openSeededConversation } from './helpers/seed';
 
 const documentsDialog = (page: Page) => page.getByRole('dialog', { name: 'Attached Documents' });
 const documentsButton = (page: Page, label: string) => page.getByRole('button', { name: label, exact: true });
@@ -14,7 +15,7 @@ test.describe('attached documents', () => {
   test('the header counts them; the modal downloads and deletes; a reply cites one and its card downloads', async ({ page, request }) => {
     test.slow();
     await signInAndLand(page, accounts.user, /\/chat$/);
-    const conversationId = await startConversation(page, unique('Hello, I will attach a note'));
+    const conversationId = await openSeededConversation(page, unique('Hello, I will attach a note'));
     await expect(documentsButton(page, '0 Documents')).toBeVisible();
 
     // A document only it knows about, uploaded as the input box uploads (multipart), processed by the server.

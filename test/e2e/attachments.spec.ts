@@ -3,9 +3,10 @@ import { DOCUMENT_DELETED, DOCUMENT_UPLOADED, UPLOAD_TYPE_REFUSED } from '../../
 import { uploadFailureText } from '../../machines/upload.machine';
 import { accounts, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
-import { assistantMessages, expectReplyComplete, messageBox, startConversation, unique } from './paths/paths-support';
+import { assistantMessages, expectReplyComplete, messageBox, unique } from './paths/paths-support';
 import { dropFiles, pasteFiles, type PageFile } from './paths/upload.page-files';
 import { runOutUploadStages } from './helpers/upload-stages';
+import { openSeededConversation } from './helpers/seed';
 
 /**
  * The input box's attachments (spec chat-and-session.md "Chat input box", "Upload progress stages", section 5
@@ -70,7 +71,7 @@ test.describe('attachments in the input box', () => {
     test.slow();
     await page.clock.install();
     await signInAndLand(page, accounts.user, /\/chat$/);
-    await startConversation(page, unique('I will paste a picture'));
+    await openSeededConversation(page, unique('I will paste a picture'));
     await expect(page.getByRole('button', { name: '0 Documents', exact: true })).toBeVisible();
 
     const image = `screenshot-${Math.random().toString(36).slice(2, 8)}.png`;

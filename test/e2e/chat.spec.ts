@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { accounts, isLocalServer, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { ARTICLE_TITLE } from '../server/helpers/fake-search';
+import { openSeededConversation } from './helpers/seed';
 
 // Locally the offline demo responder answers (known text, its title is the question's first words); against a
 // deployment with a real model (E2E_BASE_URL) only what holds for any answer is checked.
@@ -122,7 +123,7 @@ test.describe('chat', () => {
 
   test('follows the reply, stops following when the reader scrolls up, and offers Jump to latest', async ({ page }) => {
     await page.setViewportSize({ width: 700, height: 520 });
-    await startConversation(page, unique('First question'));
+    await openSeededConversation(page, unique('First question'));
     const scroller = page.getByTestId('message-scroller');
     const gap = () => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
     await ask(page, unique('Second question'));
@@ -180,7 +181,7 @@ test.describe('chat', () => {
 
   test('on a phone the conversations are a drawer titled Conversations', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 800 });
-    await startConversation(page, unique('Phone question'));
+    await openSeededConversation(page, unique('Phone question'));
     await expect(conversationNav(page)).toBeHidden();
     await page.getByRole('button', { name: 'Open menu' }).click();
     const drawer = page.getByRole('dialog', { name: 'Conversations' });
@@ -226,10 +227,10 @@ test.describe('chat', () => {
   });
 
   test('renames inline, finds it by search, and deletes it', async ({ page }) => {
-    // A whole reply, a 1.5 s search debounce and three round trips with toasts: beyond 30 s on a busy machine.
+    // A 1.5 s search debounce and three round trips with toasts: beyond 30 s on a busy machine.
     test.slow();
     const word = `zebra${Math.random().toString(36).slice(2, 7)}`;
-    await startConversation(page, `Tell me about the ${word} migration`);
+    await openSeededConversation(page, `Tell me about the ${word} migration`);
     const nav = conversationNav(page);
     const item = nav.getByRole('listitem').filter({ has: page.locator('a[aria-current="page"]') });
 
@@ -269,10 +270,10 @@ test.describe('chat', () => {
   });
 
   test('editing a question replaces it, drops what followed and answers again', async ({ page }) => {
-    // Three whole offline replies (seconds each, at 40 ms a word) and a reload: beyond 30 s on a busy machine.
+    // Two whole offline replies (seconds each, at 40 ms a word) and a reload: beyond 30 s on a busy machine.
     test.slow();
     const first = unique('What is a ledger');
-    const id = await startConversation(page, first);
+    const id = await openSeededConversation(page, first);
     await ask(page, unique('And a journal'));
     await expect(page.getByRole('article', { name: 'Your message' })).toHaveCount(2);
     await expect(assistantMessages(page).last()).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
@@ -332,7 +333,7 @@ test.describe('chat', () => {
 
   // The fault is a route stub in this browser, so the test runs against staging too.
   test('a failed send shows the spec text and Refresh message reloads the conversation', async ({ page }) => {
-    const id = await startConversation(page, unique('Summarise our travel policy'));
+    const id = await openSeededConversation(page, unique('Summarise our travel policy'));
     await page.route('**/api/v1/chat/messages*', (route) => route.abort('connectionfailed'));
     await ask(page, unique('And the meal allowance'));
     // Said in the reply's error box, as a model failure is: what happened, then the spec's sentence.
@@ -345,7 +346,7 @@ test.describe('chat', () => {
   });
 
   test('a send the server refuses says why', async ({ page }) => {
-    await startConversation(page, unique('Busy question'));
+    await openSeededConversation(page, unique('Busy question'));
     const reason = 'Too many messages. Please try again in 1 minute.';
     await page.route('**/api/v1/chat/messages*', (route) =>
       route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ status: 'error', detail: reason, message: reason }) }),

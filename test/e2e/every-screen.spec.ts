@@ -1,9 +1,10 @@
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { accounts, signIn } from './helpers/accounts';
+import { accounts, signInAndLand } from './helpers/accounts';
 import { expectDisabledControlsLegible, expectNoAxeViolations } from './helpers/axe';
 import { textDocument, uploadDocument } from './helpers/documents-api';
 import { expectNoHorizontalOverflow, PHONE } from './helpers/phone-layout';
-import { createConversationByApi, signedInToken, unique } from './paths/paths-support';
+import { signedInToken, unique } from './paths/paths-support';
+import { seededConversation } from './helpers/seed';
 
 /**
  * Every route of the route map and every modal, as each role meets them (issue 28): axe-core in light and in dark
@@ -262,7 +263,7 @@ const roles: Record<'user' | 'admin' | 'superuser' | 'signed out', Screen[]> = {
 async function setUpUser(page: Page): Promise<Setup> {
   const token = await signedInToken(page);
   const headers = { Authorization: `Bearer ${token}` };
-  const conversationId = await createConversationByApi(page.request, token, unique('Give me three tips for a tidy inbox'));
+  const conversationId = await seededConversation(page.request, unique('Give me three tips for a tidy inbox'));
   const documentName = `${unique('sweep-note').replace(' ', '-')}.txt`;
   await uploadDocument(page.request, token, conversationId, textDocument(documentName, 'The sweep checks every screen.'));
   const prompt = await page.request.post('/api/v1/prompt-libraries/', { headers, data: { prompt: unique('Summarise this for a manager'), tags: ['sweep'] } });
@@ -309,8 +310,7 @@ function sweep(role: keyof typeof roles, signInAs: string | null) {
       testInfo.setTimeout(120_000);
       page = await browser.newPage({ viewport: LAPTOP });
       if (!signInAs) return;
-      await signIn(page, signInAs);
-      await expect(page).toHaveURL(/\/(home|chat)$/);
+      await signInAndLand(page, signInAs, /\/(home|chat)$/);
       if (role === 'user') setup = await setUpUser(page);
     });
     test.afterAll(async () => {

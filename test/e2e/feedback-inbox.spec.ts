@@ -2,7 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { accounts, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { expectNoHorizontalOverflow, PHONE } from './helpers/phone-layout';
-import { assistantMessages, startConversation, unique } from './paths/paths-support';
+import { assistantMessages, unique } from './paths/paths-support';
+import { openSeededConversation } from './helpers/seed';
 
 const isRatingPut = (r: { url(): string; method(): string }) => r.method() === 'PUT' && /\/api\/v1\/chat\/messages\/[^/]+\/rating$/.test(new URL(r.url()).pathname);
 
@@ -25,7 +26,7 @@ test.describe('reply ratings and the feedback inbox', () => {
     const feedbackText = unique('The thumbs are handy');
 
     await signInAndLand(page, accounts.user, /\/chat$/);
-    await startConversation(page, question);
+    await openSeededConversation(page, question);
     const reply = assistantMessages(page).last();
     await reply.hover();
     const good = reply.getByRole('button', { name: 'Good reply' });

@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { accounts, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
-import { messageBox, startConversation, unique, userMessages } from './paths/paths-support';
+import { messageBox, unique, userMessages } from './paths/paths-support';
+import { openSeededConversation } from './helpers/seed';
 
 const libraryDialog = (page: Page) => page.getByRole('dialog', { name: 'Prompt Library' });
 const savedPrompts = (page: Page) => libraryDialog(page).getByRole('list', { name: 'Saved prompts' }).getByRole('listitem');
@@ -29,7 +30,7 @@ test.describe('prompt library', () => {
     await signInAndLand(page, accounts.user, /\/chat$/);
     const question = unique('Draft a polite reminder about the quarterly report');
     const token = question.split(' ').at(-1)!;
-    await startConversation(page, question);
+    await openSeededConversation(page, question);
 
     // Save to Personal Prompt Library from the person's own message: the text is there, a tag is required.
     await userMessages(page).last().hover();

@@ -4,7 +4,8 @@ import { LINK_UNAVAILABLE, LOAD_SHARED_FAILED } from '../../machines/shared-conv
 import { accounts, password, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { expectNoHorizontalOverflow, PHONE } from './helpers/phone-layout';
-import { apiToken, createConversationByApi, errorEnvelope, signedInToken, startConversation, unique } from './paths/paths-support';
+import { apiToken, errorEnvelope, signedInToken, unique } from './paths/paths-support';
+import { openSeededConversation, seededConversation } from './helpers/seed';
 
 // Issue 28, shared links: back to the link after sign-in, the owner's list and 'Stop sharing', a link that is gone.
 
@@ -17,7 +18,7 @@ const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 /** A conversation of the e2e user, titled, shared through the API; returns its link's path and id. */
 async function sharedConversation(request: APIRequestContext, token: string, title: string) {
-  const id = await createConversationByApi(request, token, `${title}: what should I know?`);
+  const id = await seededConversation(request, `${title}: what should I know?`);
   const renamed = await request.patch(`/api/v1/chat/conversations/${id}/rename`, { headers: auth(token), params: { title } });
   expect(renamed.ok()).toBe(true);
   const res = await request.post(`/api/v1/shares/conversations/${id}`, { headers: auth(token) });
@@ -149,7 +150,7 @@ test.describe('shared links', () => {
 
   test("the Share modal tells 'Error creating share link' (no answer) from 'Failed to get share link' (the server refused)", async ({ page }) => {
     await signInAndLand(page, accounts.user, /\/chat$/);
-    await startConversation(page, unique('Quarterly targets'));
+    await openSeededConversation(page, unique('Quarterly targets'));
     const dialog = page.getByRole('dialog', { name: 'Share Conversation' });
     const shareRequest = (url: URL) => url.pathname.includes('/api/v1/shares/conversations/');
 

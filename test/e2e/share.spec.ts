@@ -1,7 +1,8 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { accounts, isLocalServer, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
-import { assistantMessages, startConversation, unique } from './paths/paths-support';
+import { assistantMessages, unique } from './paths/paths-support';
+import { openSeededConversation } from './helpers/seed';
 
 /** A second person in their own browser context (own storage: their own session). */
 async function asPerson(browser: Browser, email: string, landing: RegExp) {
@@ -19,7 +20,7 @@ test.describe('sharing a conversation', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await signInAndLand(page, accounts.user, /\/chat$/);
     const question = unique('Summarise the onboarding checklist');
-    await startConversation(page, question);
+    await openSeededConversation(page, question);
     const reply = (await assistantMessages(page).last().innerText()).trim();
 
     await page.getByRole('button', { name: 'Share', exact: true }).click();

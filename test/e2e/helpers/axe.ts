@@ -7,24 +7,14 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 
 interface AxeViolation { id: string; help: string; nodes: Array<{ target: unknown[]; html: string }> }
 
-/** axe-core in the page once per document, not before every run (a sweep screen runs it four times). */
-async function injectAxe(page: Page) {
-  if (await page.evaluate(() => 'axe' in window)) return;
-  await page.evaluate(axeSource);
-}
-
 /** Runs axe-core in the page and fails with a readable list of what it found. */
 export async function expectNoAxeViolations(page: Page) {
   // Colour transitions (e.g. right after a colour-scheme switch) would be measured half-way. One that is cancelled
   // (hydration replacing the prerendered login form restyles it) rejects, and is over just the same.
-  // So are a modal's entering animations (a fade measured half-way fails contrast); endless ones (spinners) are
-  // not waited for. Two frames first: what a change just started (a colour scheme emulated) may only start then.
-  await page.evaluate(async () => {
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    const ending = (a: Animation) => a instanceof CSSTransition || (a instanceof CSSAnimation && a.effect?.getTiming().iterations !== Infinity);
-    await Promise.all(document.getAnimations().filter(ending).map((a) => a.finished.catch(() => undefined)));
-  });
-  await injectAxe(page);
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => undefined))),
+  );
+  await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
@@ -39,7 +29,7 @@ export async function expectNoAxeViolations(page: Page) {
  * axe's colour-contrast rule as if it were enabled (its look, keyed on data-disabled, stays), then put back.
  */
 export async function expectDisabledControlsLegible(page: Page) {
-  await injectAxe(page);
+  await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const faded = Array.from(document.querySelectorAll('[data-disabled]'));
     if (faded.length === 0) return [];

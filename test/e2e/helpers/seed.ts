@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { createDb } from '../../../server/db/create-db';
 import { insertConversation, releaseAnsweringLease } from '../../../server/db/repositories/conversations';
 import { insertMessage } from '../../../server/db/repositories/messages';
@@ -34,4 +34,12 @@ export async function seededConversation(request: APIRequestContext, question: s
   } finally {
     await db.destroy();
   }
+}
+
+/** A seeded conversation (see seededConversation) opened on `page`, its reply shown; returns its id. */
+export async function openSeededConversation(page: Page, question: string): Promise<string> {
+  const id = await seededConversation(page.request, question);
+  await page.goto(`/chat?id=${encodeURIComponent(id)}`);
+  await expect(page.getByRole('article', { name: 'Assistant message' }).last()).not.toBeEmpty();
+  return id;
 }
