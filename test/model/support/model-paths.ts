@@ -36,6 +36,11 @@ export interface ModelPath<M extends AnyStateMachine> {
   input: InputFrom<M>;
   events: EventFromLogic<M>[];
   description: string;
+  /**
+   * The state value after each event, from the pure `transition()` replay that kept the path (replayablePrefix):
+   * the model test compares the live actor with these instead of running the same pure replay again.
+   */
+  values: unknown[];
 }
 
 export function generatePaths<M extends AnyStateMachine>(spec: ModelSpec<M>): ModelPath<M>[] {
@@ -60,11 +65,11 @@ export function generatePaths<M extends AnyStateMachine>(spec: ModelSpec<M>): Mo
     ];
     for (const { path, key } of planned) {
       const steps = path.steps.filter((s) => s.event.type !== 'xstate.init') as Array<{ state: SnapshotFrom<M>; event: EventFromLogic<M> }>;
-      const events = replayablePrefix(spec.machine, input, steps, key);
+      const { events, values } = replayablePrefix(spec.machine, input, steps, key);
       const id = JSON.stringify([input, events]);
       if (seen.has(id)) continue;
       seen.add(id);
-      out.push({ input, events, description: events.map((e) => e.type).join(' → ') || '(initial)' });
+      out.push({ input, events, values, description: events.map((e) => e.type).join(' → ') || '(initial)' });
     }
   }
   return out;
@@ -82,15 +87,17 @@ function replayablePrefix<M extends AnyStateMachine>(
   input: InputFrom<M>,
   steps: Array<{ state: SnapshotFrom<M>; event: EventFromLogic<M> }>,
   key: (s: SnapshotFrom<M>) => string,
-): EventFromLogic<M>[] {
+): { events: EventFromLogic<M>[]; values: unknown[] } {
   let [real] = initialTransition(machine, input as never) as [SnapshotFrom<M>, unknown];
   const kept: EventFromLogic<M>[] = [];
+  const values: unknown[] = [(real as AnyMachineSnapshot).value];
   for (const step of steps) {
     [real] = transition(machine, real, step.event as never) as [SnapshotFrom<M>, unknown];
     if ((real as AnyMachineSnapshot).status === 'error' || key(real) !== key(step.state)) break;
     kept.push(step.event);
+    values.push((real as AnyMachineSnapshot).value);
   }
-  return kept;
+  return { events: kept, values };
 }
 
 function allStateNodes(node: AnyStateNode): AnyStateNode[] {
