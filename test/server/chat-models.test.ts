@@ -8,16 +8,17 @@ import { cleanModelTitle, questionTitle } from '../../server/services/titles';
 
 const silentLog = { warn: () => undefined } as unknown as Parameters<typeof createFailoverModel>[2]['log'];
 
-/** A scripted model: yields its deltas (waiting `gapMs` before each), then throws or finishes. */
-function scripted(name: string, script: { deltas?: string[]; gapMs?: number; throwAfter?: boolean }): ChatModel & { calls: number } {
+/** A scripted model: yields its deltas (waiting `gapMs` before each, `gapAfterFirstMs` before each but the first), then throws or finishes. */
+function scripted(name: string, script: { deltas?: string[]; gapMs?: number; gapAfterFirstMs?: number; throwAfter?: boolean }): ChatModel & { calls: number } {
   const model = {
     calls: 0,
     source: { provider: name, model: name },
     offline: false,
     async *stream(request: { signal?: AbortSignal }): AsyncGenerator<ChatChunk> {
       model.calls++;
-      for (const text of script.deltas ?? []) {
-        if (script.gapMs) await new Promise((r) => setTimeout(r, script.gapMs));
+      for (const [i, text] of (script.deltas ?? []).entries()) {
+        const gap = i === 0 ? script.gapMs : (script.gapAfterFirstMs ?? script.gapMs);
+        if (gap) await new Promise((r) => setTimeout(r, gap));
         request.signal?.throwIfAborted();
         yield { type: 'delta', text };
       }
@@ -45,7 +46,9 @@ describe('failover', () => {
   });
 
   it('never switches after the first token, however slow or broken the rest is', async () => {
-    const slow = scripted('primary', { deltas: ['a', 'b'], gapMs: 80 });
+    // The first token at once, the rest 3x slower than the first-token timeout (an 80 ms gap before the first token
+    // against the 100 ms timeout lost the race with parallel test files on a loaded machine).
+    const slow = scripted('primary', { deltas: ['a', 'b'], gapAfterFirstMs: 300 });
     const backup = scripted('backup', { deltas: ['x'] });
     const model = createFailoverModel(slow, backup, { firstTokenTimeoutMs: 100, log: silentLog });
     expect((await collectReply(model, { messages: [] })).text).toBe('ab');
