@@ -1,6 +1,7 @@
 import { assertEvent, assign, raise, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import type { DocumentView } from '../contract/documents';
 import { DOCUMENT_DELETE_FAILED, DOCUMENT_DELETED, DOCUMENTS_FETCH_FAILED } from '../contract/documents-constants';
+import { isNotFoundFailure } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { report } from './report';
@@ -15,7 +16,8 @@ import { report } from './report';
  * - `none`: no conversation (the new-chat screen): no documents; `documents.open` says 'No conversation selected'.
  * - `conversation` (parallel):
  *   - `list`: `loading` (tag `loading`: `loadDocuments`, GET /documents/?conversation_id=) -> `loaded`, or
- *     `failed` ('Failed to fetch documents'; `documents.retry`). `documents.changed` (an upload finished, an
+ *     `failed` ('Failed to fetch documents'; `documents.retry`), or `notFound` (a 404: the conversation is
+ *     not this person's; no toast, the chat says 'Conversation not found' once). `documents.changed` (an upload finished, an
  *     exchange completed: a generated image is a new document) loads again; a load in flight starts over, so the
  *     answer includes the change. The documents already shown stay while it loads (the header count does not flicker).
  *   - `modal`: Attached Documents, `closed` | `open` (opening loads the list again: statuses move on while
@@ -93,6 +95,7 @@ export const conversationDocumentsMachine = setup({
       return event.conversationId !== context.conversationId;
     },
     hasConversation: ({ context }) => context.conversationId !== null,
+    conversationNotFound: ({ event }) => isNotFoundFailure((event as { error?: unknown }).error),
     isListed: ({ context, event }) => {
       assertEvent(event, ['document.delete', 'document.download']);
       return context.documents.some((d) => d.id === event.id);
@@ -135,11 +138,17 @@ export const conversationDocumentsMachine = setup({
                 src: 'loadDocuments',
                 input: ({ context }) => ({ conversationId: context.conversationId as string }),
                 onDone: { target: 'loaded', actions: assign({ documents: ({ event }) => event.output }) },
-                onError: { target: 'failed', actions: { type: 'reportFailure', params: { text: DOCUMENTS_FETCH_FAILED } } },
+                onError: [
+                  // No such conversation for this person: the chat says so once ('Conversation not found'), no toast.
+                  { guard: 'conversationNotFound', target: 'notFound' },
+                  { target: 'failed', actions: { type: 'reportFailure', params: { text: DOCUMENTS_FETCH_FAILED } } },
+                ],
               },
             },
             loaded: { on: { 'documents.changed': 'loading' } },
             failed: { on: { 'documents.retry': 'loading', 'documents.changed': 'loading' } },
+            // Nothing to retry: asking again would be answered 404 again.
+            notFound: { on: { 'documents.changed': 'loading' } },
           },
         },
         modal: {

@@ -8,9 +8,13 @@ import { expectNoAxeViolations } from './helpers/axe';
 
 test('an unknown conversation id shows one clear message, no toast, and its button starts a new chat', async ({ page }) => {
   await signInAndLand(page, accounts.user, /\/chat$/);
+  const id = randomUUID();
   const answered = page.waitForResponse((r) => /\/api\/v1\/chat\/conversations\/[^/]+\/messages/.test(r.url()) && r.status() === 404);
-  await page.goto(`/chat?id=${randomUUID()}`);
+  // The header's document count asks too, and is refused the same way.
+  const documentsAnswered = page.waitForResponse((r) => r.url().includes(`/api/v1/documents/?conversation_id=${id}`) && r.status() === 404);
+  await page.goto(`/chat?id=${id}`);
   await answered;
+  await documentsAnswered;
 
   await expect(page.getByRole('heading', { level: 1, name: 'Conversation not found' })).toBeVisible();
   await expect(page.getByText('It may have been deleted, or the link is wrong.')).toHaveCount(1);
@@ -22,6 +26,7 @@ test('an unknown conversation id shows one clear message, no toast, and its butt
   // Said once: no toast beside it (the toast came right after the failed load, so a short wait is enough).
   await page.waitForTimeout(500);
   await expect(page.getByText('Failed to fetch messages')).toHaveCount(0);
+  await expect(page.getByText('Failed to fetch documents')).toHaveCount(0);
 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, type EventFrom, type SnapshotFrom } from 'xstate';
 import type { DocumentView } from '../../contract/documents';
+import { isNotFoundFailure, loadFailure } from '../../machines/load-failure';
 import { DOCUMENT_DELETE_FAILED, DOCUMENT_DELETED, DOCUMENTS_FETCH_FAILED } from '../../contract/documents-constants';
 import {
   conversationDocumentsMachine,
@@ -50,6 +51,12 @@ const testMachine = () =>
   });
 
 const done = (id: string, output: unknown) => ({ type: `xstate.done.actor.${id}`, output, actorId: id }) as never;
+/** The conversation is not this person's (or not there): a 404, which the chat says once. */
+const notFound = {
+  type: 'xstate.error.actor.loadDocuments',
+  error: loadFailure('HTTP 404', 'Conversation not found', true),
+  actorId: 'loadDocuments',
+} as never;
 const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new Error('HTTP 500'), actorId: id }) as never;
 
 function eventsFor(s: Snap): Ev[] {
@@ -71,7 +78,7 @@ function eventsFor(s: Snap): Ev[] {
     { type: 'document.download', id: s.context.documents.at(-1)?.id ?? 'd2' },
     { type: 'document.download', id: 'unknown' },
   );
-  if (s.hasTag('loading')) events.push(done('loadDocuments', LISTED), failed('loadDocuments'));
+  if (s.hasTag('loading')) events.push(done('loadDocuments', LISTED), notFound, failed('loadDocuments'));
   if (s.hasTag('deleting')) events.push(done('deleteDocument', { message: DOCUMENT_DELETED }), failed('deleteDocument'));
   if (s.hasTag('downloading')) events.push(done('downloadDocument', undefined), failed('downloadDocument'));
   return events;
@@ -86,7 +93,8 @@ function expectedNotices(p: Snap, e: Ev): Notice[] {
     case 'documents.open':
       return p.matches('none') ? [notice('error', NO_CONVERSATION_SELECTED)] : [];
     case 'xstate.error.actor.loadDocuments':
-      return [notice('error', DOCUMENTS_FETCH_FAILED)];
+      // Not found: no toast (the chat's one 'Conversation not found' says it).
+      return isNotFoundFailure((e as { error?: unknown }).error) ? [] : [notice('error', DOCUMENTS_FETCH_FAILED)];
     case 'xstate.done.actor.deleteDocument':
       return [notice('success', DOCUMENT_DELETED)];
     case 'xstate.error.actor.deleteDocument':
@@ -208,9 +216,9 @@ function checkStep(s: Snap, e: { type: string } | null) {
       expect(s.matches({ conversation: { list: 'loaded' } })).toBe(true);
       break;
     case 'xstate.error.actor.loadDocuments':
-      // A failed reload keeps what was shown.
+      // A failed reload keeps what was shown; a 404 is a conversation not found, with nothing to retry.
       expect(documents).toEqual(p.context.documents);
-      expect(s.matches({ conversation: { list: 'failed' } })).toBe(true);
+      expect(s.matches({ conversation: { list: isNotFoundFailure(event.error) ? 'notFound' : 'failed' } })).toBe(true);
       break;
     case 'xstate.done.actor.deleteDocument':
       expect(documents).toEqual(p.context.documents.filter((d) => d.id !== p.context.deletingId));

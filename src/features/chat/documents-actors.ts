@@ -10,6 +10,7 @@ import {
   type UploadOutcome,
 } from '../../../machines/upload.machine';
 import { ApiError } from '../../api/api-error';
+import { withServerDetail } from '../../lib/load-failure';
 import { documentFilePath, type deleteDocument, type fetchDocument, type fetchDocuments, type uploadDocument } from '../../api/documents';
 import type { saveApiFile } from '../../lib/own-file-download';
 
@@ -26,8 +27,9 @@ export interface ConversationDocumentsApi {
 export function defineConversationDocumentsMachine({ api }: { api: ConversationDocumentsApi }) {
   return conversationDocumentsMachine.provide({
     actors: {
+      // A 404 reaches the machine as such (an unknown conversation is said once, by the chat).
       loadDocuments: fromPromise<DocumentView[], { conversationId: string }>(({ input, signal }) =>
-        api.fetchDocuments(input.conversationId, signal),
+        withServerDetail(api.fetchDocuments(input.conversationId, signal)),
       ),
       deleteDocument: fromPromise<unknown, { id: string }>(({ input }) => api.deleteDocument(input.id, api.currentUserId())),
       downloadDocument: fromPromise<unknown, DocumentRef>(({ input }) => api.saveApiFile(documentFilePath(input.id), input.filename)),
