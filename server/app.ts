@@ -18,6 +18,9 @@ import { installSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
 import { installContractValidation } from './http/validation';
 import { resumeIngestion } from './ingest/ingest-document';
+import type { JobHandlers } from './jobs/queue';
+import { jobHandlers } from './jobs/registry';
+import { createSqlJobQueue, type SqlJobQueueOptions } from './jobs/sql-queue';
 import { createChatModel } from './llm/create-model';
 import type { ChatModel } from './llm/types';
 import { authRoutes } from './routes/auth';
@@ -37,9 +40,8 @@ import { userRoutes } from './routes/users';
 import { createBackgroundTasks } from './services/background';
 import { createLocalFileStorage, type FileStorage } from './services/file-storage';
 import { resolveJwtSecret } from './services/jwt-secret';
-import { startMaintenance } from './services/maintenance';
+import { scheduleUpkeep } from './services/maintenance';
 import { createMailer, type Mailer } from './services/mailer';
-import type { PeriodicTask } from './services/periodic';
 import { createSqlRateLimitStore, type RateLimitStore } from './services/rate-limit';
 import { createMemoryStreamHub, type StreamHub } from './services/stream-hub';
 import { createTokenService } from './services/tokens';
@@ -61,10 +63,12 @@ export interface BuildAppOptions {
   /** Sees every route as it is registered (tests compare them with the OpenAPI document). */
   onRoute?: (route: RouteOptions) => void;
   /**
-   * Runs the server's periodic upkeep (services/maintenance.ts) from ready until close: the server process does
-   * (server/main.ts); tests that build many apps call the tasks they check themselves.
+   * Takes part in the server's periodic upkeep (services/maintenance.ts, repeating jobs) from ready until close: the
+   * server process does (server/main.ts); tests that build many apps call the tasks they check themselves.
    */
   maintenance?: boolean;
+  /** The job queue's timings (tests: short leases and polls), and handlers standing in for the registry's. */
+  jobs?: Partial<SqlJobQueueOptions> & { handlers?: Partial<JobHandlers> };
 }
 
 /** On close, replies still being written get this long to finish before they are cut off (and saved so). */
@@ -94,6 +98,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const closing = new AbortController();
   // Every reply in progress listens to this one signal: many at once are expected, not a leak.
   setMaxListeners(0, closing.signal);
+  const jobs = createSqlJobQueue({ db, log: app.log, closing: closing.signal }, opts.jobs);
   const ctx: AppContext = {
     config,
     db,
@@ -101,12 +106,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     mailer: opts.mailer ?? createMailer(config),
     rateLimits: opts.rateLimits ?? createSqlRateLimitStore(db),
     background: createBackgroundTasks(app.log),
+    jobs,
     log: app.log,
     llm: opts.llm ?? createChatModel(config.llm, app.log),
     streams: opts.streams ?? createMemoryStreamHub(),
     closing: closing.signal,
     files: opts.files ?? createLocalFileStorage(path.join(config.dataDir, 'files')),
   };
+  jobs.handle({ ...jobHandlers(ctx), ...opts.jobs?.handlers });
   const guards = createAuthGuards(db, ctx.tokens);
 
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
@@ -142,10 +149,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     { prefix: API_PREFIX },
   );
   await registerSpa(app, config.staticDir);
-  // Documents a crash left half-ingested are taken up again (in the background: start-up does not wait).
-  app.addHook('onReady', async () => ctx.background.run('resume ingestion', () => resumeIngestion(ctx)));
-  let maintenance: PeriodicTask | undefined;
-  if (opts.maintenance) app.addHook('onReady', async () => void (maintenance = startMaintenance(ctx)));
+  app.addHook('onReady', async () => {
+    jobs.start();
+    if (opts.maintenance) await scheduleUpkeep(jobs);
+    // Documents left unfinished without a job get one (in the background: start-up does not wait).
+    ctx.background.run('resume ingestion', () => resumeIngestion(ctx));
+  });
 
   // Streams being written are in-flight requests, which close() waits for before onClose: the grace period
   // starts earlier, in preClose, so a reply stuck on a silent provider cannot hold the shutdown.
@@ -160,8 +169,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   app.addHook('onClose', async () => {
     clearInterval(reaper);
-    await maintenance?.stop();
+    // Replies first: one that ends now asks for its conversation's title, a job this process still runs.
     await ctx.background.drain();
+    await jobs.stop();
     clearTimeout(cutOff);
     ctx.mailer.close();
   });

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from './config';
 import type { Database } from './db/database';
+import type { JobQueue } from './jobs/queue';
 import type { ChatModel } from './llm/types';
 import type { BackgroundTasks } from './services/background';
 import type { FileStorage } from './services/file-storage';
@@ -17,7 +18,10 @@ export interface AppContext {
   tokens: TokenService;
   mailer: Mailer;
   rateLimits: RateLimitStore;
+  /** Replies being written (closures, not jobs: a reply lives with the process streaming it). */
   background: BackgroundTasks;
+  /** Named background jobs (ingestion, titles, mails, upkeep), claimed by any live process: server/jobs/. */
+  jobs: JobQueue;
   /** For work outside a request (background replies, titles); request handlers use request.log. */
   log: FastifyBaseLogger;
   /** The model answering chats (offline demo responder, one endpoint, or primary with backup). */

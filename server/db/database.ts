@@ -307,6 +307,26 @@ export interface DocumentChunksTable {
   embedding: Buffer | number[] | null;
 }
 
+/** Background work: a named job with a JSON payload, claimed through its lease (server/jobs/). */
+export interface JobsTable {
+  id: string;
+  name: string;
+  /** JSON text. */
+  payload: string;
+  /** Deduplicates enqueues: one job per key (one ingestion per document, one row per repeating job). */
+  key: string | null;
+  status: 'queued' | 'running' | 'failed';
+  attempts: number;
+  max_attempts: number;
+  run_after: IsoTimestamp;
+  leased_until: IsoTimestamp | null;
+  /** The process holding the lease (server/jobs/sql-queue.ts names it). */
+  leased_by: string | null;
+  last_error: string | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
 export interface Database {
   clients: ClientsTable;
   packages: PackagesTable;
@@ -333,4 +353,5 @@ export interface Database {
   activations: ActivationsTable;
   documents: DocumentsTable;
   document_chunks: DocumentChunksTable;
+  jobs: JobsTable;
 }

@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { replaceDocumentChunks, type NewChunk } from '../db/repositories/document-chunks';
 import { findDocument, listUnfinishedDocumentIds, updateDocument, type DocumentRecord } from '../db/repositories/documents';
 import { inTransaction } from '../db/transaction';
+import { JobCutOff } from '../jobs/queue';
 import { createEmbedder, EmbeddingsError } from '../services/embeddings';
 import { transcribeAudio, TranscriptionError } from '../services/transcription';
 import { chunkSections, type Chunk } from './chunk';
@@ -103,12 +104,33 @@ function readableError(err: unknown): string {
   return INGESTION_FAILED;
 }
 
+/** Ingestion as a job: one per document (a second enqueue of the same document while it has one does nothing). */
+export async function queueIngestion(ctx: Pick<AppContext, 'jobs'>, documentId: string): Promise<void> {
+  await ctx.jobs.enqueue('ingest-document', { documentId }, { key: `ingest-document:${documentId}` });
+}
+
 /**
- * Documents a crash left between 'queued' and 'saving' are ingested again on start (chunks are replaced, so a
- * half-done run leaves nothing behind). One instance assumed: with several, the job queue takes this over.
+ * The 'ingest-document' job. Cut off by the app closing, the document is left as it is and the job handed back, so a
+ * live process (or the next start) ingests it again; a process that dies mid-way lets its lease lapse, with the same
+ * outcome. Chunks are replaced as a whole, so a half-done run leaves nothing behind.
  */
-export async function resumeIngestion(ctx: AppContext): Promise<void> {
-  for (const id of await listUnfinishedDocumentIds(ctx.db)) {
-    ctx.background.run('ingest document', () => ingestDocument(ctx, id));
-  }
+export async function ingestionJob(ctx: AppContext, documentId: string): Promise<void> {
+  await ingestDocument(ctx, documentId);
+  if (!ctx.closing.aborted) return;
+  const row = await findDocument(ctx.db, documentId);
+  if (row && row.status !== 'ready' && row.status !== 'failed') throw new JobCutOff(`ingestion of ${documentId} cut off by the shutdown`);
+}
+
+/** The processes ingesting a document kept dying (a file that brings the process down): it is failed, not tried again. */
+export async function ingestionGaveUp(ctx: AppContext, documentId: string): Promise<void> {
+  const row = await findDocument(ctx.db, documentId);
+  if (row && row.status !== 'ready' && row.status !== 'failed') await updateDocument(ctx.db, row.id, { status: 'failed', error: INGESTION_FAILED });
+}
+
+/**
+ * Documents left between 'queued' and 'saving' without a job (written by a version before jobs, or a process that
+ * stopped between storing the file and queueing its job) are queued again on start; those that have a job keep it.
+ */
+export async function resumeIngestion(ctx: Pick<AppContext, 'db' | 'jobs'>): Promise<void> {
+  for (const id of await listUnfinishedDocumentIds(ctx.db)) await queueIngestion(ctx, id);
 }

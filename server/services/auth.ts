@@ -6,7 +6,6 @@ import type { AppContext } from '../context';
 import type { Database } from '../db/database';
 import {
   findPasswordResetByHash,
-  insertPasswordReset,
   markPasswordResetUsed,
   markUserPasswordResetsUsed,
 } from '../db/repositories/password-resets';
@@ -28,11 +27,8 @@ import { sessionBlock } from './access';
 import { InvalidError, UnauthenticatedError } from './errors';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
 import { enforceRateLimits, withinRateLimits, type RateLimitCheck } from './rate-limit';
-import { passwordResetMail } from './reset-mail';
 import { endAllSessions, issueSession, issueTokens, signAccessToken } from './session';
-import { newOpaqueToken, sha256Hex } from './tokens';
-
-const RESET_TOKEN_TTL_MS = 3_600_000;
+import { sha256Hex } from './tokens';
 
 export const WRONG_CREDENTIALS = 'Incorrect email or password';
 export const SESSION_EXPIRED = 'Session expired';
@@ -132,7 +128,7 @@ export async function logout(ctx: AppContext, presented: string | undefined): Pr
 
 /**
  * Same answer for every email, known or not, within the rate limits or over them (over them nothing is sent),
- * so the answer tells nothing about an account or its limits. The mail goes out in the background.
+ * so the answer tells nothing about an account or its limits. The mail goes out as a job.
  */
 export async function requestPasswordReset(
   ctx: AppContext,
@@ -154,14 +150,9 @@ export async function requestPasswordReset(
   const user = await findUserByEmail(ctx.db, email);
   if (!user || user.status !== 'active') return RESET_REQUESTED;
 
-  const reset = newOpaqueToken();
-  await insertPasswordReset(ctx.db, { user_id: user.id, token_hash: reset.hash }, RESET_TOKEN_TTL_MS);
-  const link = `${ctx.config.publicUrl}/reset-password/${reset.token}`;
-  ctx.background.run('password reset mail', async () => {
-    const { file } = await ctx.mailer.send(passwordResetMail(user, link));
-    // Where the operator finds the mail; never the link, which is a password for whoever reads the log.
-    if (file) log.info({ to: user.email, file }, 'password reset mail written to the outbox');
-  });
+  // The link is made and mailed by a job (reset-mail.ts): the answer does not wait for it, and a mail server that is
+  // down, or a process that stops, delays the mail without losing it.
+  await ctx.jobs.enqueue('password-reset-mail', { userId: user.id });
   return RESET_REQUESTED;
 }
 

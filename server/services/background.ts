@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
- * Work that must not delay a response (mail delivery: its latency would reveal whether an account exists)
- * but must finish before the process exits: the app awaits `drain()` on close.
+ * Work that must not delay a response but must finish before the process exits: the app awaits `drain()` on close.
+ * Replies being written run here (they live with the process streaming them); everything else that runs in the
+ * background is a named job (server/jobs/), which another process can take up.
  */
 export interface BackgroundTasks {
   run(name: string, task: () => Promise<void>): void;

@@ -14,7 +14,7 @@ import { neutraliseForeignMarkers } from './marker-safety';
 import type { ModelCall } from './model-call';
 import type { ReplyContext } from './reply-context';
 import { composeSystemPrompt } from './system-prompt';
-import { makeTitle } from './titles';
+import { requestTitle } from './titles';
 import { REPLY_INTERRUPTED } from './reply-leases';
 import { replyStopsFor } from './reply-stops';
 import { replyWriterFor } from './reply-writer';
@@ -217,7 +217,7 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
 
   // The first exchange (the reply is message 2) names the conversation, also when its reply failed or was stopped.
   if (reply.seq === 2 && conversation.title === DEFAULT_CONVERSATION_TITLE) {
-    ctx.background.run('conversation title', () => makeTitle(ctx, user, conversation.id, reply.id));
+    await requestTitle(ctx, user.id, conversation.id, reply.id);
   }
 }
 

@@ -17,7 +17,7 @@ import {
 import type { UserRecord } from '../db/repositories/users';
 import { inTransaction } from '../db/transaction';
 import { isForeignKeyViolation } from '../db/unique-violation';
-import { ingestDocument } from '../ingest/ingest-document';
+import { queueIngestion } from '../ingest/ingest-document';
 import { CONVERSATION_NOT_FOUND, requireOwnConversation } from './chat';
 import { removeStoredFiles } from './documents-files';
 import { packageNameOf } from './entitlements';
@@ -132,7 +132,7 @@ export async function uploadDocument(
     status: 'queued',
     quotaMb,
   });
-  startIngestion(ctx, record.id);
+  await queueIngestion(ctx, record.id);
   return toDocumentView(record);
 }
 
@@ -159,12 +159,8 @@ export async function storeConversationFile(ctx: AppContext, user: UserRecord, f
     status: image ? 'ready' : 'queued',
     quotaMb: null,
   });
-  if (!image) startIngestion(ctx, record.id);
+  if (!image) await queueIngestion(ctx, record.id);
   return record;
-}
-
-function startIngestion(ctx: AppContext, documentId: string): void {
-  ctx.background.run('ingest document', () => ingestDocument(ctx, documentId));
 }
 
 interface StoredFile {

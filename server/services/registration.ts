@@ -34,7 +34,7 @@ import { findUserByEmail, findUserById, findUserInClient, insertUser, markUserVe
 import { isoNow } from '../db/timestamps';
 import { inTransaction } from '../db/transaction';
 import { isUniqueViolation } from '../db/unique-violation';
-import { activationMail } from './activation-mail';
+import type { HeldJob } from '../jobs/queue';
 import { setNewPassword } from './auth';
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError, UnavailableError } from './errors';
 import { organisationOf } from './own-organisation';
@@ -64,17 +64,11 @@ async function targetOrganisation(db: Kysely<Database>, caller: Caller, input: R
 }
 
 /** A fresh code for the person (their earlier ones end); `db` should be the caller's transaction. */
-async function newActivationCode(db: Kysely<Database>, userId: string): Promise<string> {
+export async function newActivationCode(db: Kysely<Database>, userId: string): Promise<string> {
   await expireUserActivations(db, userId, isoNow());
   const code = newOpaqueToken();
   await insertActivation(db, { user_id: userId, code_hash: code.hash }, ACTIVATION_TTL_MS);
   return code.token;
-}
-
-/** Sends the activation link; the link itself never reaches the log (it is a password for whoever reads it). */
-async function sendActivationMail(ctx: AppContext, user: UserRecord, code: string, log: FastifyBaseLogger): Promise<void> {
-  const { file } = await ctx.mailer.send(activationMail(user, `${ctx.config.publicUrl}/activate/${code}`));
-  if (file) log.info({ to: user.email, file }, 'activation mail written to the outbox');
 }
 
 export interface Registered {
@@ -91,7 +85,7 @@ export async function registerUser(ctx: AppContext, caller: Caller, input: Regis
   const clientId = await targetOrganisation(ctx.db, caller, input);
   if (await findUserByEmail(ctx.db, input.email)) throw new ConflictError(EMAIL_TAKEN);
 
-  let created: { user: UserRecord; code: string };
+  let created: { user: UserRecord; mail: HeldJob };
   try {
     created = await inTransaction(ctx.db, async (trx) => {
       await claimSeat(trx, clientId);
@@ -104,7 +98,8 @@ export async function registerUser(ctx: AppContext, caller: Caller, input: Regis
         status: 'active',
         verified: false,
       });
-      return { user, code: await newActivationCode(trx, user.id) };
+      // The link is made and mailed by a job recorded with the person (activation-mail.ts), run just below.
+      return { user, mail: await ctx.jobs.hold('activation-mail', { userId: user.id }, { trx }) };
     });
   } catch (err) {
     // Someone registered the same address between the check and the insert.
@@ -114,7 +109,7 @@ export async function registerUser(ctx: AppContext, caller: Caller, input: Regis
 
   let sent = true;
   try {
-    await sendActivationMail(ctx, created.user, created.code, log);
+    await created.mail.run();
   } catch (err) {
     sent = false;
     log.error({ err, user_id: created.user.id }, 'activation mail could not be sent');
@@ -125,9 +120,9 @@ export async function registerUser(ctx: AppContext, caller: Caller, input: Regis
 
 /** Mails a new link (ending the earlier ones) or answers 503 when the mail cannot be sent. */
 async function resendTo(ctx: AppContext, user: UserRecord, log: FastifyBaseLogger): Promise<void> {
-  const code = await inTransaction(ctx.db, (trx) => newActivationCode(trx, user.id));
+  const mail = await ctx.jobs.hold('activation-mail', { userId: user.id });
   try {
-    await sendActivationMail(ctx, user, code, log);
+    await mail.run();
   } catch (err) {
     log.error({ err, user_id: user.id }, 'activation mail could not be sent');
     throw new UnavailableError(VERIFICATION_EMAIL_FAILED);

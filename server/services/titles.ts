@@ -2,7 +2,7 @@ import { DEFAULT_CONVERSATION_TITLE, TITLE_MAX_LENGTH } from '../../contract/cha
 import type { AppContext } from '../context';
 import { replaceDefaultTitle } from '../db/repositories/conversations';
 import { listMessages } from '../db/repositories/messages';
-import type { UserRecord } from '../db/repositories/users';
+import { findUserById, type UserRecord } from '../db/repositories/users';
 import { collectReply, describeError, type ChatTurn } from '../llm/types';
 import { withoutErrorMarkers } from './chat';
 import { sendGateFor } from './send-gate';
@@ -14,6 +14,25 @@ const EXCERPT_CHARS = 1_000;
 const TITLE_INSTRUCTIONS =
   'You name chat conversations. Reply with a title of at most 6 words for the conversation below, ' +
   'in the language of the question. Reply with the title only: no quotes, no trailing punctuation.';
+
+/**
+ * Asks for the conversation's title as a job ('conversation-title'), so a process that stops before the title is made
+ * leaves it to another. One job per conversation. Never throws: a title is not worth failing the reply's ending for.
+ */
+export async function requestTitle(ctx: AppContext, userId: string, conversationId: string, messageId: string): Promise<void> {
+  try {
+    await ctx.jobs.enqueue('conversation-title', { userId, conversationId, messageId }, { key: `conversation-title:${conversationId}` });
+  } catch (err) {
+    ctx.log.error({ err: describeError(err), conversationId }, 'asking for a conversation title failed');
+  }
+}
+
+/** The 'conversation-title' job. */
+export async function titleJob(ctx: AppContext, payload: { userId: string; conversationId: string; messageId: string }): Promise<void> {
+  const user = await findUserById(ctx.db, payload.userId);
+  if (!user) return;
+  await makeTitle(ctx, user, payload.conversationId, payload.messageId);
+}
 
 /**
  * Names a conversation after its first exchange: by asking the model, or from the question itself when there is no

@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentView } from '../../contract/documents';
-import type { AppContext } from '../../server/context';
 import { insertDocument } from '../../server/db/repositories/documents';
 import { AUDIO_NOT_TRANSCRIBED_NOTE, SCANNED_PDF_NOTE } from '../../server/ingest/sections';
 import { resumeIngestion } from '../../server/ingest/ingest-document';
-import { createBackgroundTasks } from '../../server/services/background';
+import { createSqlJobQueue } from '../../server/jobs/sql-queue';
 import { EMBEDDING_BATCH } from '../../server/services/embeddings';
 import { createLocalFileStorage, newStorageKey } from '../../server/services/file-storage';
 import { eventually, startChatServer, type ChatServer } from './helpers/chat-fixtures';
@@ -180,7 +179,7 @@ describe('ingestion without embeddings', () => {
     expect(new Set(chunks.map((c) => c.place)).size).toBe(100);
   });
 
-  it('ingests again on start what a crash left half-done', async () => {
+  it('ingests again what a crash left half-done without a job, once a starting process queues it', async () => {
     const files = createLocalFileStorage(path.join(s.config.dataDir, 'files'));
     const key = newStorageKey();
     await files.put(key, Buffer.from('Left behind by a crash: the unicorn budget.'));
@@ -199,12 +198,13 @@ describe('ingestion without embeddings', () => {
       file_key: `k${key.replace(/\W/g, '')}`,
       status: 'embedding',
     });
-    const log = s.app.log;
-    const background = createBackgroundTasks(log);
-    const ctx = { config: s.config, db: s.db, files, log, background, closing: new AbortController().signal } as unknown as AppContext;
-    await resumeIngestion(ctx);
-    await background.drain();
-    const after = await s.db.selectFrom('documents').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    // A process starting queues a job for it (this queue only enqueues); the live server takes the job up.
+    const jobs = createSqlJobQueue({ db: s.db, log: s.app.log, closing: new AbortController().signal });
+    await resumeIngestion({ db: s.db, jobs });
+    const after = await eventually(async () => {
+      const current = await s.db.selectFrom('documents').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+      return current.status === 'ready' && current;
+    });
     expect(after).toMatchObject({ status: 'ready', chunk_count: 1 });
     expect((await chunksOf(s, row.id)).map((c) => c.content)).toEqual(['Left behind by a crash: the unicorn budget.']);
   });
