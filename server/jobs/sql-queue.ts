@@ -95,7 +95,8 @@ export function createSqlJobQueue(
     const jobLog = log.child({ job: job.name, jobId: job.id });
     if (!handler) return { ok: false, error: new Error(`no handler for job ${job.name}`) };
     const repeats = isRepeating(job);
-    const maxAttempts = maxAttemptsOf(job.name);
+    // The handler here says; the row keeps what the enqueuing process's said (the same, unless versions differ).
+    const maxAttempts = handler.maxAttempts ?? job.max_attempts;
 
     // Claimed again after the processes running it stopped without ending it, as often as it may be tried.
     if (!repeats && job.attempts > maxAttempts) {

@@ -1,0 +1,143 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertDocument } from '../../server/db/repositories/documents';
+import { queueIngestion } from '../../server/ingest/ingest-document';
+import { createSqlJobQueue } from '../../server/jobs/sql-queue';
+import { createLocalFileStorage, newStorageKey } from '../../server/services/file-storage';
+import { startFakeEmbeddings, type FakeEmbeddings } from './helpers/fake-embeddings';
+import { FAST_JOBS, sharedDatabase, until, type SharedDatabase } from './helpers/job-instances';
+
+// A server killed (SIGKILL: no shutdown, no hand-back) while it ingests a document leaves the job leased; a live
+// instance on the same database takes it up once the lease has lapsed, never while the dead one still held it, and
+// the document ends ready, as if nothing had happened.
+
+const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers', 'job-child.ts');
+const CHILD_LEASE_MS = 800;
+const silentLog = { child: () => silentLog, info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
+const TEXT = 'Written before the crash: the zebra crossing budget for next year.';
+
+/** An embeddings endpoint that takes requests and never answers: ingestion waits there, mid-way. */
+async function startSilentEndpoint() {
+  const requests: string[] = [];
+  const server = http.createServer((req) => void requests.push(req.url ?? ''));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function startChild(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('ready')) resolve(child);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`the child server exited (${code}) before it was ready:\n${output}`)));
+  });
+}
+
+describe('a job whose process crashed', () => {
+  let shared: SharedDatabase;
+  let silent: Awaited<ReturnType<typeof startSilentEndpoint>>;
+  let fake: FakeEmbeddings;
+  let child: ChildProcess | undefined;
+  beforeAll(async () => {
+    shared = await sharedDatabase();
+    silent = await startSilentEndpoint();
+    fake = await startFakeEmbeddings();
+  });
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await shared.close();
+    await silent.close();
+    await fake.close();
+  });
+
+  it('is taken up by a live instance once its lease lapses, and the document is ingested whole', { timeout: 90_000 }, async () => {
+    const { db, config } = shared;
+    const user = await db.selectFrom('users').select('id').where('email', '=', 'user@demo.local').executeTakeFirstOrThrow();
+    const files = createLocalFileStorage(path.join(config.dataDir, 'files'));
+    const key = newStorageKey();
+    await files.put(key, Buffer.from(TEXT));
+    const doc = await insertDocument(db, {
+      user_id: user.id,
+      client_id: null,
+      department_id: null,
+      unit_id: null,
+      conversation_id: null,
+      filename: 'budget.txt',
+      extension: '.txt',
+      mime: 'text/plain',
+      size: TEXT.length,
+      origin: 'upload',
+      storage_key: key,
+      file_key: `k${key.replace(/\W/g, '')}`,
+      status: 'queued',
+    });
+    // Queued as the upload route does (a queue that only enqueues: no process here runs jobs yet).
+    await queueIngestion({ jobs: createSqlJobQueue({ db, log: silentLog, closing: new AbortController().signal }) }, doc.id);
+
+    child = await startChild({
+      ...shared.childEnv,
+      EMBEDDINGS_MODEL: 'fake-embed',
+      EMBEDDINGS_BASE_URL: silent.baseUrl,
+      EMBEDDINGS_API_KEY: 'embed-key',
+      JOB_CHILD_LEASE_MS: String(CHILD_LEASE_MS),
+      JOB_CHILD_POLL_MS: '25',
+    });
+    const childPid = child.pid!;
+    // The child has read and chunked the file and waits for its embeddings: mid-way.
+    await until(async () => silent.requests.length > 0);
+    const held = await db.selectFrom('jobs').selectAll().where('name', '=', 'ingest-document').executeTakeFirstOrThrow();
+    expect(held).toMatchObject({ status: 'running', attempts: 1 });
+    expect(held.leased_by).toContain(`/${childPid}/`);
+    expect((await db.selectFrom('documents').select('status').where('id', '=', doc.id).executeTakeFirstOrThrow()).status).toBe('embedding');
+
+    // A live instance whose embeddings answer. While the child renews its lease, the live one leaves the job alone.
+    await shared.instance({
+      env: { EMBEDDINGS_MODEL: 'fake-embed', EMBEDDINGS_BASE_URL: fake.baseUrl, EMBEDDINGS_API_KEY: 'embed-key' },
+      jobs: FAST_JOBS,
+    });
+    let leasedUntil = held.leased_until!;
+    for (let renewals = 0; renewals < 2; renewals++) {
+      leasedUntil = await until(async () => {
+        const row = await db.selectFrom('jobs').select('leased_until').where('id', '=', held.id).executeTakeFirstOrThrow();
+        return row.leased_until! > leasedUntil && row.leased_until!;
+      });
+    }
+    expect(fake.embeddingRequests).toEqual([]);
+    expect((await db.selectFrom('jobs').select('leased_by').where('id', '=', held.id).executeTakeFirstOrThrow()).leased_by).toBe(held.leased_by);
+
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    child = undefined;
+
+    const ready = await until(async () => {
+      const row = await db.selectFrom('documents').selectAll().where('id', '=', doc.id).executeTakeFirstOrThrow();
+      return row.status === 'ready' && row;
+    }, 30_000);
+    expect(ready).toMatchObject({ status: 'ready', chunk_count: 1, error: null });
+    expect(fake.embeddingRequests.map((r) => r.input)).toEqual([[TEXT]]);
+    const chunks = await db.selectFrom('document_chunks').select(['content', 'embedding']).where('document_id', '=', doc.id).execute();
+    expect(chunks.map((c) => c.content)).toEqual([TEXT]);
+    expect(chunks[0].embedding).not.toBeNull();
+    // Done: the job has left the table.
+    await until(async () => (await db.selectFrom('jobs').select('id').where('id', '=', held.id).execute()).length === 0);
+  });
+});
