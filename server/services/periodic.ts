@@ -7,6 +7,9 @@ export interface PeriodicTask {
 }
 
 /**
+ * An in-process timer loop. The server's own upkeep does not use it: that runs as repeating jobs (maintenance.ts),
+ * claimed by one instance at a time; this remains for a sweep a caller runs on its own (reply-leases.ts).
+ *
  * Runs `task` every `intervalMs` (and at once with `immediately`), never two runs at once: a slow run makes the
  * next tick skip rather than pile up. A failure is logged as a warning and the next tick tries again. The timer
  * never keeps the process alive by itself.
