@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { errorMarker } from '../../contract/markers';
 import type { Database } from '../db/database';
@@ -8,7 +7,6 @@ import { listAnsweringOwners, releaseAbandonedLease } from '../db/repositories/c
 import { listAbandonedReplies, markInterruptedReplies } from '../db/repositories/messages';
 import { isoNow } from '../db/timestamps';
 import { inTransaction } from '../db/transaction';
-import { runEvery, type PeriodicTask } from './periodic';
 
 /**
  * A conversation's answering lease belongs to the process writing its reply, which renews it every
@@ -78,12 +76,4 @@ export async function finishAbandonedReplies(db: Kysely<Database>): Promise<numb
     });
   }
   return finished;
-}
-
-/** Runs finishAbandonedReplies every `intervalMs` until stopped; never keeps the process alive by itself. */
-export function startReplySweeper(db: Kysely<Database>, log: FastifyBaseLogger, intervalMs = REPLY_SWEEP_MS): PeriodicTask {
-  return runEvery(intervalMs, 'the interrupted-reply sweep', log, async () => {
-    const n = await finishAbandonedReplies(db);
-    if (n > 0) log.warn({ replies: n }, 'ended replies whose writer stopped (marked as interrupted)');
-  });
 }

@@ -1,13 +1,12 @@
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobCutOff, type JobPayloads } from '../../server/jobs/queue';
 import { createSqlJobQueue } from '../../server/jobs/sql-queue';
 import { login, post } from './helpers/fixtures';
 import { FAST_JOBS, sharedDatabase, until, type SharedDatabase } from './helpers/job-instances';
-import { resetTokenFrom } from './helpers/smtp-peer';
+import { resetTokenFrom, startSmtpPeer } from './helpers/smtp-peer';
 
 // The job queue across instances sharing one database (as servers behind a proxy do): each job is run by exactly
 // one of them, a failing one is retried with a growing wait and then recorded as failed, a mail survives an SMTP
@@ -119,21 +118,8 @@ describe('jobs shared by several instances', () => {
     expect(waiting.status).not.toBe('failed');
     expect(waiting.payload).not.toMatch(/reset-password|token/);
 
-    const received: { to: string[]; raw: string }[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disableReverseLookup: true,
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
+    const smtp = await startSmtpPeer(port);
+    const { received } = smtp;
     try {
       await until(async () => received.length > 0);
       await until(async () => (await shared!.db.selectFrom('jobs').select('id').where('name', '=', 'password-reset-mail').execute()).length === 0);
@@ -145,7 +131,7 @@ describe('jobs shared by several instances', () => {
       expect(reset.statusCode).toBe(200);
       await login(app, 'user@demo.local', 'after-the-outage-1');
     } finally {
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
     }
   });
 

@@ -8,7 +8,8 @@ import { errorMarker } from '../../contract/markers';
 import { insertConversation } from '../../server/db/repositories/conversations';
 import { insertMessage } from '../../server/db/repositories/messages';
 import { offlineReply } from '../../server/llm/offline';
-import { finishAbandonedReplies, REPLY_INTERRUPTED, REPLY_SWEEP_MS, startReplySweeper } from '../../server/services/reply-leases';
+import { buildApp } from '../../server/app';
+import { finishAbandonedReplies, REPLY_INTERRUPTED, REPLY_SWEEP_MS } from '../../server/services/reply-leases';
 import { freshDatabase, type BenchDatabase } from '../bench/bench-database';
 import { BENCH_DEMO_PASSWORD, startServer, type BenchServer } from '../bench/server-process';
 import { eventually, startChatServer, type ChatServer } from './helpers/chat-fixtures';
@@ -143,7 +144,10 @@ describe(`the sweep of replies whose writer stopped (${dbKind})`, () => {
     // Another host's writer whose lease is current is alive as far as anyone here can tell: left alone.
     const alive = await halfWritten('other-host/4242/instance-a/lease-2', future);
 
-    const sweeper = startReplySweeper(s.db, s.app.log);
+    // The server's upkeep (a repeating job) on a second instance of the same database, looking for due jobs
+    // often enough that its claim adds nothing to the sweep's interval.
+    const sweeper = await buildApp({ config: s.config, db: s.db, logger: false, maintenance: true, jobs: { pollMs: 25 } });
+    await sweeper.ready();
     try {
       const startedAt = Date.now();
       const ended = await eventually(async () => {
@@ -154,7 +158,7 @@ describe(`the sweep of replies whose writer stopped (${dbKind})`, () => {
       expect(ended).toMatchObject({ id: expired.replyId, status: 'error', content: `The first half of\n\n${INTERRUPTED}` });
       expect(await replyOf(alive.conversationId)).toMatchObject({ status: 'streaming', content: 'The first half of' });
     } finally {
-      await sweeper.stop();
+      await sweeper.close();
     }
 
     const next = await s.ask({ conversation_id: expired.conversationId, message: 'Again please' });

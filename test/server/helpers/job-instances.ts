@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
 import { buildApp, type BuildAppOptions } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
 import { createDb } from '../../../server/db/create-db';
@@ -12,7 +11,8 @@ import type { Database } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
 import { setPasswordHashCost } from '../../../server/services/passwords';
 import { seedDemoData } from '../../../server/services/seed';
-import { DEMO_PASSWORD, PUBLIC_URL } from './test-app';
+import { eventually } from './chat-fixtures';
+import { DEMO_PASSWORD, PUBLIC_URL, withPg } from './test-app';
 
 /** Short enough that a test waits for a lapsed lease or a retry in a fraction of a second. */
 export const FAST_JOBS = { leaseMs: 600, pollMs: 25, retryBaseMs: 40, retryMaxMs: 400 } as const;
@@ -36,16 +36,6 @@ export interface SharedDatabase {
     options?: Partial<Omit<BuildAppOptions, 'config' | 'db'>> & { env?: Record<string, string>; ownConnection?: boolean },
   ): Promise<FastifyInstance>;
   close(): Promise<void>;
-}
-
-async function withPg<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
 }
 
 export async function sharedDatabase(env: Record<string, string> = {}): Promise<SharedDatabase> {
@@ -102,13 +92,5 @@ export async function sharedDatabase(env: Record<string, string> = {}): Promise<
   };
 }
 
-/** Polls until `check` gives something truthy. */
-export async function until<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Polls until `check` gives something truthy, with room for a lease to lapse (15 s by default). */
+export const until = <T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> => eventually(check, timeoutMs);

@@ -36,7 +36,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function withPg<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `run` on a short-lived connection of its own (schema set-up and clean-up beside the app's pool). */
+export async function withPg<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
