@@ -118,15 +118,26 @@ export default tseslint.config(
     files: ['machines/**/*.ts'],
     rules: {
       'no-restricted-imports': noImport(
-        { group: ['**/src/**', '**/server/**', 'react', 'react-dom', 'ofetch', '@microsoft/*'], message: 'machines/ import only xstate and contract/.' },
+        { group: ['**/src/**', '**/server/**', 'react', 'react-dom', 'ofetch', '@microsoft/*'], message: 'machines/ import only xstate, contract/ and shared/.' },
       ),
+    },
+  },
+  // shared/: pure logic that the SPA, the machines, the server and contract/'s schemas all apply (markers, markdown
+  // links, tags, word counts): it imports nothing of ours, so anything may import it.
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': noImport({
+        group: ['**/src/**', '**/server/**', '**/machines/**', '**/contract/**', 'xstate', 'react', 'zod'],
+        message: 'shared/ imports nothing of ours (nor zod or xstate): contract/ and the rest import it.',
+      }),
     },
   },
   {
     files: ['contract/**/*.ts'],
     rules: {
       'no-restricted-imports': noImport(
-        { group: ['**/src/**', '**/server/**', '**/machines/**', 'xstate', 'react'], message: 'contract/ imports only zod.' },
+        { group: ['**/src/**', '**/server/**', '**/machines/**', 'xstate', 'react'], message: 'contract/ imports only zod and shared/.' },
       ),
       // No barrels: import from the file that defines the thing (barrels pulled chat-only code into the login chunk).
       'no-restricted-syntax': [

@@ -3,11 +3,6 @@
 /** Department and unit names alike, counted after trimming. */
 export const NAME_MAX_LENGTH = 100;
 
-/** What makes two department names (or two unit names of one department) the same name: case does not count. */
-export function nameKey(name: string): string {
-  return name.toLowerCase();
-}
-
 export const DEPARTMENT_NAME_REQUIRED = 'Department name is required';
 export const DEPARTMENT_NAME_NOT_TEXT = 'Department name must be text';
 export const DEPARTMENT_NAME_TOO_LONG = `Department name cannot be more than ${NAME_MAX_LENGTH} characters`;

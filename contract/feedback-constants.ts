@@ -1,5 +1,5 @@
 /** The feedback form's values, limits and texts, without zod: the feedback machine (machines/) imports them. */
-import { groupedNumber } from './grouped-number';
+import { groupedNumber } from '../shared/grouped-number';
 
 export const feedbackTypes = ['feedback', 'report'] as const;
 export type FeedbackType = (typeof feedbackTypes)[number];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normaliseTags } from './tags';
+import { normaliseTags } from '../shared/tags';
 
 // Field builders shared by the request schemas, each with a sentence a person can act on (never zod's wording).
 // Query values arrive as text, so numbers are coerced.
@@ -60,7 +60,7 @@ export function choiceField<const T extends readonly [string, ...string[]]>(name
 export const queryText = (name: string, max: number) =>
   z.string({ error: `${name} must be text` }).trim().max(max, { error: `${name} cannot be more than ${max} characters` });
 
-/** `?tags=a,b`: comma-separated tags, normalised like stored ones (contract/tags.ts); an empty list filters nothing. */
+/** `?tags=a,b`: comma-separated tags, normalised like stored ones (shared/tags.ts); an empty list filters nothing. */
 export const tagsQuery = () =>
   queryText('tags', 1000)
     .transform((text) => normaliseTags([text]))

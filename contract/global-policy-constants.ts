@@ -1,5 +1,5 @@
 // Spec texts and limits of the organisation's global policy, free of zod (the SPA's editor checks them too).
-import { groupedNumber } from './grouped-number';
+import { groupedNumber } from '../shared/grouped-number';
 
 /** Administration spec section 5 and 9: at most 1500 words, counted by splitting on whitespace. */
 export const POLICY_MAX_WORDS = 1500;
@@ -11,19 +11,7 @@ export const POLICY_LOAD_FAILED = 'Failed to load global policy';
 export const POLICY_UPDATE_FAILED = 'Failed to update global policy';
 export const POLICY_UPDATED = 'Global policy updated successfully';
 
-/** Words as the spec counts them: the text split on whitespace, empty pieces dropped. */
-export function countWords(text: string): number {
-  const trimmed = text.trim();
-  return trimmed === '' ? 0 : trimmed.split(/\s+/).length;
-}
 
-export type WordCountLevel = 'normal' | 'near' | 'over';
-
-/** The counter's state: normal, near the limit (above 90% and not over), or over the limit. */
-export function wordCountLevel(words: number): WordCountLevel {
-  if (words > POLICY_MAX_WORDS) return 'over';
-  return words > POLICY_MAX_WORDS * POLICY_NEAR_RATIO ? 'near' : 'normal';
-}
 
 /** A bound on characters too, so 1,500 very long "words" cannot make a huge prompt. */
 export const POLICY_MAX_CHARS = 15_000;

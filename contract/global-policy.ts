@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requestBody } from './fields';
-import { countWords, POLICY_MAX_CHARS, POLICY_MAX_WORDS, POLICY_TOO_LONG, POLICY_TOO_MANY_CHARS } from './global-policy-constants';
+import { POLICY_MAX_CHARS, POLICY_MAX_WORDS, POLICY_TOO_LONG, POLICY_TOO_MANY_CHARS } from './global-policy-constants';
+import { countWords } from '../shared/word-count';
 
 /** GET and PUT /global-policy/: the organisation's policy prompt, null when it has none. */
 export const globalPolicy = z.object({ policy_prompt: z.string().nullable() });

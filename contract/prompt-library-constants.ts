@@ -1,5 +1,5 @@
 // Spec texts and limits of the personal prompt library, free of zod (the SPA's forms check them before sending).
-import { groupedNumber } from './grouped-number';
+import { groupedNumber } from '../shared/grouped-number';
 
 /** Spec section 9: 10 per page (the SPA asks for 50 while searching). */
 export const PROMPT_PAGE_SIZE = 10;

@@ -11,7 +11,7 @@ import {
   TAG_TOO_LONG,
   TOO_MANY_TAGS,
 } from './prompt-library-constants';
-import { normaliseTags } from './tags';
+import { normaliseTags } from '../shared/tags';
 
 export const promptEntry = z.object({
   id: z.string(),

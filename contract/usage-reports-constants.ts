@@ -58,19 +58,8 @@ export const USER_REPORT_HEADERS: Record<UserReportColumn, string> = {
 /** What a missing department or unit reads as (the Top 5 table and the CSV exports). */
 export const NOT_AVAILABLE = 'N/A';
 
-/** Bytes as MB with 2 decimals (1024-based), as the reports show sizes. */
-export function megabytes(bytes: number): string {
-  return (bytes / (1024 * 1024)).toFixed(2);
-}
-
 /** Used when a download's content-disposition header names no file. */
 export const REPORT_FALLBACK_FILE: Record<ReportType, string> = { department: 'department-report.csv', user: 'user-report.csv' };
-
-/** The export's file name: `department-report-2026.csv`, or with the chosen months `department-report-2026-01-03.csv`. */
-export function reportFileName(type: ReportType, year: number, months?: readonly number[]): string {
-  const parts = [`${type}-report`, String(year), ...(months ?? []).map((m) => String(m).padStart(2, '0'))];
-  return `${parts.join('-')}.csv`;
-}
 
 export const REPORT_TYPE_LABELS: Record<ReportType, string> = { department: 'Report by Department', user: 'Report by Users' };
 

@@ -16,7 +16,7 @@ import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { pollMachine, type PollInput, type PollOutput, type PollProgress } from './poll.machine';
 import { report } from './report';
-import { errorMarker } from '../contract/markers';
+import { errorMarker } from '../shared/markers';
 import { UNKNOWN_STREAM_ERROR } from '../contract/chat-constants';
 import type { ChatMessage, ConversationMessages, MessageDocument, ReasoningEffort } from '../contract/chat';
 import type { StreamActivity, StreamErrorType, Usage } from '../contract/chat-stream';

@@ -1,12 +1,6 @@
 import { assertEvent, assign, setup } from 'xstate';
-import {
-  countWords,
-  POLICY_LOAD_FAILED,
-  POLICY_MAX_CHARS,
-  POLICY_MAX_WORDS,
-  POLICY_UPDATE_FAILED,
-  POLICY_UPDATED,
-} from '../contract/global-policy-constants';
+import { POLICY_LOAD_FAILED, POLICY_MAX_CHARS, POLICY_MAX_WORDS, POLICY_NEAR_RATIO, POLICY_UPDATE_FAILED, POLICY_UPDATED } from '../contract/global-policy-constants';
+import { countWords } from '../shared/word-count';
 import { serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
@@ -48,6 +42,14 @@ export type PolicyEditorEvent =
   | { type: 'policy.discard' };
 
 /** Within the server's limits: the words (the spec's), and the characters (so long "words" cannot pass). */
+export type WordCountLevel = 'normal' | 'near' | 'over';
+
+/** The counter's state: normal, near the limit (above 90% and not over), or over the limit. */
+export function wordCountLevel(words: number): WordCountLevel {
+  if (words > POLICY_MAX_WORDS) return 'over';
+  return words > POLICY_MAX_WORDS * POLICY_NEAR_RATIO ? 'near' : 'normal';
+}
+
 export const policyFits = (text: string): boolean => countWords(text) <= POLICY_MAX_WORDS && text.trim().length <= POLICY_MAX_CHARS;
 
 /** What is stored: trimmed, and no text is no policy. */

@@ -10,7 +10,7 @@ import {
   TAG_TOO_LONG,
   TOO_MANY_TAGS,
 } from '../contract/prompt-library-constants';
-import { normaliseTags } from '../contract/tags';
+import { normaliseTags } from '../shared/tags';
 import { serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';

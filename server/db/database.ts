@@ -192,7 +192,7 @@ export interface PromptLibraryTable {
   updated_at: IsoTimestamp;
 }
 
-/** A prompt's tags in their order; `tag_key` is the tag lower-cased by the application (see contract/tags.ts). */
+/** A prompt's tags in their order; `tag_key` is the tag lower-cased by the application (see shared/tags.ts). */
 export interface PromptLibraryTagsTable {
   prompt_id: string;
   position: number;

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { StreamActivity, StreamError } from '../../contract/chat-stream';
 import { DEFAULT_CONVERSATION_TITLE, UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
-import { errorMarker, type ErrorMarkerType } from '../../contract/markers';
+import { errorMarker, type ErrorMarkerType } from '../../shared/markers';
 import type { AppContext } from '../context';
 import { releaseAnsweringLease } from '../db/repositories/conversations';
 import { finishReply, type MessageRecord } from '../db/repositories/messages';

@@ -1,13 +1,6 @@
 import type { Kysely } from 'kysely';
-import {
-  decodeMessageCursor,
-  encodeMessageCursor,
-  sender,
-  type ChatMessage,
-  type Conversation,
-  type ConversationList,
-  type ConversationMessages,
-} from '../../contract/chat';
+import { sender, type ChatMessage, type Conversation, type ConversationList, type ConversationMessages } from '../../contract/chat';
+import { decodeMessageCursor, encodeMessageCursor } from '../../shared/message-cursor';
 import { RECENT_MESSAGES_LIMIT, SEARCH_MIN_CHARS } from '../../contract/chat-constants';
 import type { AppContext } from '../context';
 import type { Database } from '../db/database';

@@ -83,7 +83,7 @@ function readableContent(content: string): string {
     .trim();
 }
 
-/** `url="..." name="..."`, with the one escape the marker builders write (contract/markers.ts). */
+/** `url="..." name="..."`, with the one escape the marker builders write (shared/markers.ts). */
 function attributes(text: string): Record<string, string> {
   const found: Record<string, string> = {};
   for (const [, key, value] of text.matchAll(/(\w+)="([^"]*)"/g)) found[key!] = value!.replace(/&quot;/g, '"');

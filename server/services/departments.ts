@@ -1,12 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Department, DepartmentList, Unit } from '../../contract/departments';
-import {
-  DEPARTMENT_NAME_TAKEN,
-  DEPARTMENT_NOT_FOUND,
-  nameKey,
-  UNIT_NAME_TAKEN,
-  UNIT_NOT_FOUND,
-} from '../../contract/departments-constants';
+import { DEPARTMENT_NAME_TAKEN, DEPARTMENT_NOT_FOUND, UNIT_NAME_TAKEN, UNIT_NOT_FOUND } from '../../contract/departments-constants';
+import { nameKey } from '../../shared/department-name';
 import type { Database } from '../db/database';
 import {
   deleteDepartmentInClient,

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { API_PREFIX } from '../../contract/api-paths';
 import type { DocumentList, DocumentView } from '../../contract/documents';
 import { DOCUMENT_NOT_FOUND, tooManyUploads, type AcceptedExtension } from '../../contract/documents-constants';
-import { documentMarker, imageMarker } from '../../contract/markers';
+import { documentMarker, imageMarker } from '../../shared/markers';
 import type { AppContext } from '../context';
 import {
   deleteOwnDocument,

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { sendMessageRequest } from '../../contract/chat';
 import { CONVERSATION_BUSY, DEFAULT_CONVERSATION_TITLE } from '../../contract/chat-constants';
-import { errorMarker } from '../../contract/markers';
+import { errorMarker } from '../../shared/markers';
 import type { AppContext } from '../context';
 import type { Database } from '../db/database';
 import {

@@ -4,12 +4,12 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { SKIP, visit } from 'unist-util-visit';
-import { linkContext } from '../../contract/markdown-links';
-import { isOwnFileUrl, safeUrl, type OwnFileScope } from '../../contract/markers';
+import { linkContext } from '../../shared/markdown-links';
+import { isOwnFileUrl, safeUrl, type OwnFileScope } from '../../shared/markers';
 
 // Assistant text is written by a model, and a prompt injection (a web page, an uploaded document) can make it
 // write an image marker for a tracking pixel or a document marker passing a stranger's file off as ours. Only
-// the server's own file URLs (contract/markers.ts, isOwnFileUrl) may stay markers or images; the SPA's renderer
+// the server's own file URLs (shared/markers.ts, isOwnFileUrl) may stay markers or images; the SPA's renderer
 // checks the same rule (src/ui/markdown/remark-markers.ts), this keeps stored replies and other API clients safe.
 //
 // A foreign marker or image becomes an ordinary markdown link rather than being dropped: the reader still sees

@@ -6,7 +6,7 @@ import {
   tooManyPromptSaves,
 } from '../../contract/prompt-library-constants';
 import type { PromptEntry, PromptList } from '../../contract/prompt-library';
-import { tagKey } from '../../contract/tags';
+import { tagKey } from '../../shared/tags';
 import type { AppContext } from '../context';
 import type { Database } from '../db/database';
 import {
@@ -37,7 +37,7 @@ export interface PromptInput {
 export interface PromptListOptions {
   page: number;
   limit: number;
-  /** Normalised tags (see contract/tags.ts); empty or absent: no tag filter. */
+  /** Normalised tags (see shared/tags.ts); empty or absent: no tag filter. */
   tags?: string[];
   search?: string;
 }

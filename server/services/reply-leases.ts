@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
-import { errorMarker } from '../../contract/markers';
+import { errorMarker } from '../../shared/markers';
 import type { Database } from '../db/database';
 import { listAnsweringOwners, releaseAbandonedLease } from '../db/repositories/conversations';
 import { listAbandonedReplies, markInterruptedReplies } from '../db/repositories/messages';

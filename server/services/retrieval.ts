@@ -1,4 +1,4 @@
-import { documentMarker } from '../../contract/markers';
+import { documentMarker } from '../../shared/markers';
 import type { AppContext } from '../context';
 import {
   scopeHasVectors,

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
 import { tip as tipSchema, type TipLevel, type TipList, type TipPersona } from '../../contract/tips';
-import { tagKey } from '../../contract/tags';
+import { tagKey } from '../../shared/tags';
 import type { Database } from '../db/database';
 import { deleteTipsExcept, listAllTips, listTips as listTipRows, saveTips, type TipRecord } from '../db/repositories/tips';
 import { isoNow } from '../db/timestamps';
@@ -15,7 +15,7 @@ export interface TipListOptions {
   search?: string;
   level?: TipLevel;
   persona?: TipPersona;
-  /** Normalised tags (see contract/tags.ts); empty or absent: no tag filter. */
+  /** Normalised tags (see shared/tags.ts); empty or absent: no tag filter. */
   tags?: string[];
 }
 

@@ -1,14 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DepartmentReport, DepartmentReportFilter, UserReport, UserReportFilter } from '../../contract/usage-reports';
-import {
-  DEPARTMENT_REPORT_COLUMNS,
-  DEPARTMENT_REPORT_HEADERS,
-  megabytes,
-  NOT_AVAILABLE,
-  reportFileName,
-  USER_REPORT_COLUMNS,
-  USER_REPORT_HEADERS,
-} from '../../contract/usage-reports-constants';
+import { DEPARTMENT_REPORT_COLUMNS, DEPARTMENT_REPORT_HEADERS, NOT_AVAILABLE, USER_REPORT_COLUMNS, USER_REPORT_HEADERS } from '../../contract/usage-reports-constants';
+import { megabytes, reportFileName } from '../../shared/report-files';
 import type { Database } from '../db/database';
 import {
   countDepartmentGroups,

@@ -1,4 +1,4 @@
-import { imageMarker } from '../../contract/markers';
+import { imageMarker } from '../../shared/markers';
 import type { AppContext } from '../context';
 import type { UserRecord } from '../db/repositories/users';
 import type { ChatChunk, ChatTurn } from '../llm/types';

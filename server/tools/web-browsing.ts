@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { toolsMarker } from '../../contract/markers';
+import { toolsMarker } from '../../shared/markers';
 import type { ToolsConfig } from '../config';
 import type { ReplyContext, ReplyContextSource } from '../services/reply-context';
 import { SafeFetchError, type Resolver } from './safe-fetch';

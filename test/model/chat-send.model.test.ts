@@ -7,7 +7,7 @@ import type { PollOutput } from '../../machines/poll.machine';
 import { type ChatMessage, type ConversationMessages, type ReplyStopResult, type SendMessageRequest } from '../../contract/chat';
 import type { Usage } from '../../contract/chat-stream';
 import { UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
-import { errorMarker } from '../../contract/markers';
+import { errorMarker } from '../../shared/markers';
 import { ApiError } from '../../src/api/api-error';
 import { StreamFailure } from '../../src/api/chat-stream';
 import { defineChatSendActors, type ChatSendApi } from '../../src/features/chat/chat-send-actors';

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EventFrom, SnapshotFrom } from 'xstate';
-import {
-  countWords,
-  POLICY_LOAD_FAILED,
-  POLICY_MAX_WORDS,
-  POLICY_UPDATE_FAILED,
-  POLICY_UPDATED,
-  wordCountLevel,
-} from '../../contract/global-policy-constants';
+import { POLICY_LOAD_FAILED, POLICY_MAX_WORDS, POLICY_UPDATE_FAILED, POLICY_UPDATED } from '../../contract/global-policy-constants';
+import { countWords } from '../../shared/word-count';
+import { wordCountLevel } from '../../machines/policy-editor.machine';
 import { loadFailure } from '../../machines/load-failure';
 import { notice, type Notice } from '../../machines/notice';
 import { policyEditorMachine, policyFits, policyPayload } from '../../machines/policy-editor.machine';

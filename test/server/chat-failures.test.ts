@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ConversationMessages } from '../../contract/chat';
 import { UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
-import { errorMarker } from '../../contract/markers';
+import { errorMarker } from '../../shared/markers';
 import { startChatServer, type ChatServer } from './helpers/chat-fixtures';
 import { dbKind } from './helpers/test-app';
 

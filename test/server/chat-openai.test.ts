@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ConversationList, type ConversationMessages } from '../../contract/chat';
-import { errorMarker } from '../../contract/markers';
+import { errorMarker } from '../../shared/markers';
 import { LLM_FAILED, MAX_TOKENS_REACHED } from '../../server/services/chat-stream';
 import { tokenCountRemembered } from '../../server/services/usage';
 import { eventually, startChatServer, type ChatServer } from './helpers/chat-fixtures';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentMarker, errorMarker, imageMarker } from '../../contract/markers';
+import { documentMarker, errorMarker, imageMarker } from '../../shared/markers';
 import { insertConversation } from '../../server/db/repositories/conversations';
 import { insertDocument } from '../../server/db/repositories/documents';
 import { insertMessage } from '../../server/db/repositories/messages';

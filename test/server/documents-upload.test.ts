@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentView } from '../../contract/documents';
 import { UPLOAD_TYPE_REFUSED, uploadContentMismatch, uploadTooLarge } from '../../contract/documents-constants';
 import { successEnvelope } from '../../contract/envelope';
-import { documentMarker, imageMarker } from '../../contract/markers';
+import { documentMarker, imageMarker } from '../../shared/markers';
 import { NOT_YOUR_USER_ID } from '../../server/services/documents';
 import { ZIP_BOMB } from '../../server/services/upload-check';
 import { NO_FILE } from '../../server/routes/documents';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { featureNotIncluded } from '../../contract/features';
-import { errorMarker, imageMarker } from '../../contract/markers';
+import { errorMarker, imageMarker } from '../../shared/markers';
 import { ConfigError, loadConfig } from '../../server/config';
 import { LLM_FAILED } from '../../server/services/chat-stream';
 import { drawDemoImage } from '../../server/tools/demo-image';

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { errorMarker } from '../../contract/markers';
+import { errorMarker } from '../../shared/markers';
 import { REPLY_INTERRUPTED } from '../../server/services/reply-leases';
 import { startChatServer } from './helpers/chat-fixtures';
 import { readSse } from './helpers/sse';

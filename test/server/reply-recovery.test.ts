@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationMessages } from '../../contract/chat';
-import { errorMarker } from '../../contract/markers';
+import { errorMarker } from '../../shared/markers';
 import { insertConversation } from '../../server/db/repositories/conversations';
 import { insertMessage } from '../../server/db/repositories/messages';
 import { offlineReply } from '../../server/llm/offline';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentView } from '../../contract/documents';
-import { documentMarker } from '../../contract/markers';
+import { documentMarker } from '../../shared/markers';
 import { MAX_PASSAGES, MAX_PER_DOCUMENT } from '../../server/services/retrieval';
 import { PASSAGES_INSTRUCTION, readPassages } from '../../server/services/retrieval-prompt';
 import { eventually, startChatServer, type ChatServer } from './helpers/chat-fixtures';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelope, successEnvelope } from '../../contract/envelope';
-import { normaliseTags } from '../../contract/tags';
+import { normaliseTags } from '../../shared/tags';
 import { tipLevels, tipList, tipPersonas, type Tip } from '../../contract/tips';
 import { TIPS } from '../../server/db/tips-content';
 import { syncTips } from '../../server/services/tips';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { toolsMarker } from '../../contract/markers';
+import { toolsMarker } from '../../shared/markers';
 import type { ToolsConfig } from '../../server/config';
 import { SafeFetchError } from '../../server/tools/safe-fetch';
 import {

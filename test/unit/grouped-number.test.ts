@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupedNumber } from '../../contract/grouped-number';
+import { groupedNumber } from '../../shared/grouped-number';
 import { PROMPT_TOO_LONG } from '../../contract/prompt-library-constants';
 import { POLICY_TOO_MANY_CHARS } from '../../contract/global-policy-constants';
 import { DESCRIPTION_TOO_LONG } from '../../contract/feedback-constants';

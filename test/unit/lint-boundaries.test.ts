@@ -79,4 +79,16 @@ describe('lint boundaries', () => {
       expect(await problems('contract/probe.ts', code)).toEqual([]);
     });
   });
+
+  describe('(e) shared/ imports nothing of ours; contract/ imports only zod and shared/', () => {
+    it('reports contract/, machines/ or zod in shared/, and machines/ in contract/', async () => {
+      expect(await problems('shared/probe.ts', "import { API_PREFIX } from '../contract/api-paths';\nexport const y = API_PREFIX;\n")).toContain('no-restricted-imports');
+      expect(await problems('shared/probe.ts', "import { z } from 'zod';\nexport const y = z;\n")).toContain('no-restricted-imports');
+      expect(await problems('contract/probe.ts', "import { notice } from '../machines/notice';\nexport const y = notice;\n")).toContain('no-restricted-imports');
+    });
+    it('allows shared/ in contract/ and machines/', async () => {
+      expect(await problems('contract/probe.ts', "import { normaliseTags } from '../shared/tags';\nexport const y = normaliseTags;\n")).toEqual([]);
+      expect(await problems('machines/probe.ts', "import { countWords } from '../shared/word-count';\nexport const y = countWords;\n")).toEqual([]);
+    });
+  });
 });

@@ -1,7 +1,8 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { documentMarker, imageMarker, isOwnFileUrl } from '../../contract/markers';
+import { API_PREFIX } from '../../contract/api-paths';
+import { documentMarker, imageMarker, isOwnFileUrl, OWN_FILE_PATHS } from '../../shared/markers';
 import { AssistantMarkdown } from '../../src/ui/markdown/assistant-markdown';
 import { markdownToHtml, markdownToPlainText } from '../../src/ui/markdown/copy-message';
 import { MarkdownDocument } from '../../src/ui/markdown/markdown-document';
@@ -129,5 +130,11 @@ describe('copying a message: foreign images and markers are links there too', ()
     expect(markdownToPlainText(reply, { baseUrl: base })).toBe(`A cat (${EVIL})\n\na.pdf (https://evil.example/a.pdf)\n\nx (${EVIL})`);
     const own = markdownToHtml(imageMarker('https://tanya.example/api/v1/files/cat.png', 'cat'), { baseUrl: base });
     expect(own).toContain('<img src="https://tanya.example/api/v1/files/cat.png" alt="cat">');
+  });
+});
+
+describe('own file paths', () => {
+  it('sit under the API prefix of contract/api-paths.ts', () => {
+    expect(OWN_FILE_PATHS.every((p) => p.startsWith(`${API_PREFIX}/`))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { documentMarker, errorMarker, imageMarker, toolsMarker } from '../../contract/markers';
+import { documentMarker, errorMarker, imageMarker, toolsMarker } from '../../shared/markers';
 import { copyMessage, markdownToHtml, markdownToPlainText } from '../../src/ui/markdown/copy-message';
 
 const BASE = 'https://tanya.example/chat/42';

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { errorMarker } from '../../contract/markers';
+import { errorMarker } from '../../shared/markers';
 import type { ChatMessage } from '../../contract/chat';
 import { CONNECTION_FAILED_TITLE, SEND_REQUEST_FAILED, SEND_STREAM_FAILED } from '../../machines/chat-send.machine';
 import { MessageItem } from '../../src/features/chat/message-item';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { tagKey } from '../../../contract/tags';
+import { tagKey } from '../../../shared/tags';
 import type { Database, PromptLibraryTable } from '../database';
 import { lockRow } from '../row-lock';
 import { isoNow } from '../timestamps';

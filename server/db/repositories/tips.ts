@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { tagKey } from '../../../contract/tags';
+import { tagKey } from '../../../shared/tags';
 import type { Database, TipsTable } from '../database';
 import { containsText } from './contains';
 import type { PageWindow } from './conversations';

@@ -2,15 +2,10 @@ import { useEffect } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useBlocker } from 'react-router-dom';
 import { fromPromise } from 'xstate';
-import {
-  countWords,
-  POLICY_MAX_CHARS,
-  POLICY_MAX_WORDS,
-  POLICY_TOO_LONG,
-  POLICY_TOO_MANY_CHARS,
-  wordCountLevel,
-} from '../../../contract/global-policy-constants';
-import { groupedNumber } from '../../../contract/grouped-number';
+import { POLICY_MAX_CHARS, POLICY_MAX_WORDS, POLICY_TOO_LONG, POLICY_TOO_MANY_CHARS } from '../../../contract/global-policy-constants';
+import { countWords } from '../../../shared/word-count';
+import { wordCountLevel } from '../../../machines/policy-editor.machine';
+import { groupedNumber } from '../../../shared/grouped-number';
 import { policyEditorMachine } from '../../../machines/policy-editor.machine';
 import { fetchGlobalPolicy, updateGlobalPolicy } from '../../api/global-policy';
 import { withServerDetail } from '../../lib/load-failure';

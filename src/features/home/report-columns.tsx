@@ -1,13 +1,6 @@
 import type { ReactNode } from 'react';
-import {
-  DEPARTMENT_REPORT_COLUMNS,
-  DEPARTMENT_REPORT_HEADERS,
-  megabytes,
-  NOT_AVAILABLE,
-  USER_REPORT_COLUMNS,
-  USER_REPORT_HEADERS,
-  type ReportType,
-} from '../../../contract/usage-reports-constants';
+import { DEPARTMENT_REPORT_COLUMNS, DEPARTMENT_REPORT_HEADERS, NOT_AVAILABLE, USER_REPORT_COLUMNS, USER_REPORT_HEADERS, type ReportType } from '../../../contract/usage-reports-constants';
+import { megabytes } from '../../../shared/report-files';
 import type { DepartmentReportRow, UserReportRow } from './usage-actors';
 
 /** One column of a report table: its sort key (the API's `sort_by`), header, cell and alignment. */

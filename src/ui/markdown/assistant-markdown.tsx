@@ -4,7 +4,7 @@ import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import type { Element, ElementContent } from 'hast';
 import type { PluggableList } from 'unified';
-import { isOwnFileUrl } from '../../../contract/markers';
+import { isOwnFileUrl } from '../../../shared/markers';
 import { createBlockSplitter, joinFootnoteBlocks } from '../../lib/markdown-blocks';
 import { cx } from '../cx';
 import { CodeBlock } from './code-block';

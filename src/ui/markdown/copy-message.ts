@@ -7,7 +7,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { SKIP, visit } from 'unist-util-visit';
-import type { OwnFileScope } from '../../../contract/markers';
+import type { OwnFileScope } from '../../../shared/markers';
 import { footnoteOptions, FOOTNOTES_LABEL, prefixFootnoteLabel } from './footnotes';
 import {
   DEFAULT_TOOLS_LABEL,

@@ -1,6 +1,6 @@
 import { useState, type MouseEvent } from 'react';
 import { Download, FileText, LoaderCircle } from 'lucide-react';
-import { isOwnFileUrl } from '../../../contract/markers';
+import { isOwnFileUrl } from '../../../shared/markers';
 import { useFileDownload } from './file-download-context';
 import { PAGE_FILE_SCOPE } from './remark-markers';
 

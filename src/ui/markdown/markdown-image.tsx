@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ImageOff } from 'lucide-react';
 import { Button as AriaButton } from 'react-aria-components/Button';
-import { isOwnFileUrl } from '../../../contract/markers';
+import { isOwnFileUrl } from '../../../shared/markers';
 import { Modal } from '../modal';
 import { PAGE_FILE_SCOPE } from './remark-markers';
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { CircleAlert, ScissorsLineDashed } from 'lucide-react';
-import type { ErrorMarkerType } from '../../../contract/markers';
+import type { ErrorMarkerType } from '../../../shared/markers';
 import { cx } from '../cx';
 import { ERROR_MARKER_TITLES } from './remark-markers';
 

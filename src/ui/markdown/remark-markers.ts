@@ -1,15 +1,15 @@
 import type { Link, Paragraph, PhrasingContent, Root, RootContent } from 'mdast';
 import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
 import { SKIP, visit } from 'unist-util-visit';
-import { linkContext } from '../../../contract/markdown-links';
-import { isOwnFileUrl, safeUrl, type ErrorMarkerType, type OwnFileScope } from '../../../contract/markers';
+import { linkContext } from '../../../shared/markdown-links';
+import { isOwnFileUrl, safeUrl, type ErrorMarkerType, type OwnFileScope } from '../../../shared/markers';
 
 export { safeUrl };
 
-// The message markers (contract/markers.ts) parsed by remark-directive become elements with these tag names;
+// The message markers (shared/markers.ts) parsed by remark-directive become elements with these tag names;
 // the renderer maps them to components and the copy pipeline to plain HTML. Pure: no React, no DOM.
 //
-// Only the server's own file URLs may show as an image or a download card (contract/markers.ts, isOwnFileUrl):
+// Only the server's own file URLs may show as an image or a download card (shared/markers.ts, isOwnFileUrl):
 // an image or document marker, or a plain markdown image, that points anywhere else becomes an ordinary link.
 // Nothing from another origin is fetched on its own (no tracking pixels, no data leaking through image URLs),
 // and a stranger's file never looks like one of ours. The server neutralises them too

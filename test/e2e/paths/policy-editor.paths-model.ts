@@ -1,5 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
-import { countWords, POLICY_MAX_WORDS } from '../../../contract/global-policy-constants';
+import { POLICY_MAX_WORDS } from '../../../contract/global-policy-constants';
+import { countWords } from '../../../shared/word-count';
 import { policyEditorMachine, policyPayload } from '../../../machines/policy-editor.machine';
 import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';

@@ -1,13 +1,7 @@
 import { expect, test, type APIRequestContext, type Page, type Response } from '@playwright/test';
-import {
-  countWords,
-  POLICY_LOAD_FAILED,
-  POLICY_MAX_WORDS,
-  POLICY_TOO_LONG,
-  POLICY_UPDATE_FAILED,
-  POLICY_UPDATED,
-  wordCountLevel,
-} from '../../../contract/global-policy-constants';
+import { POLICY_LOAD_FAILED, POLICY_MAX_WORDS, POLICY_TOO_LONG, POLICY_UPDATE_FAILED, POLICY_UPDATED } from '../../../contract/global-policy-constants';
+import { countWords } from '../../../shared/word-count';
+import { wordCountLevel } from '../../../machines/policy-editor.machine';
 import { policyPayload } from '../../../machines/policy-editor.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInAndLand } from '../helpers/accounts';

@@ -1,7 +1,7 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import type { PromptEntry } from '../../../contract/prompt-library';
 import { PROMPT_REQUIRED, TAG_REQUIRED } from '../../../contract/prompt-library-constants';
-import { normaliseTags } from '../../../contract/tags';
+import { normaliseTags } from '../../../shared/tags';
 import { promptFormErrors } from '../../../machines/prompt-form.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInAndLand } from '../helpers/accounts';

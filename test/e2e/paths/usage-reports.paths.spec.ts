@@ -1,14 +1,8 @@
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { initialTransition, transition, type SnapshotFrom } from 'xstate';
 import { DEPARTMENTS_FETCH_FAILED } from '../../../contract/departments-constants';
-import {
-  APPLY_FILTERS_HINT,
-  REPORT_EXPORT_FAILED,
-  REPORT_EXPORTED,
-  REPORT_TYPE_LABELS,
-  reportFileName,
-  type ReportType,
-} from '../../../contract/usage-reports-constants';
+import { APPLY_FILTERS_HINT, REPORT_EXPORT_FAILED, REPORT_EXPORTED, REPORT_TYPE_LABELS, type ReportType } from '../../../contract/usage-reports-constants';
+import { reportFileName } from '../../../shared/report-files';
 import { ALL_MONTHS } from '../../../machines/usage-reports.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInAndLand } from '../helpers/accounts';

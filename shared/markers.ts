@@ -1,7 +1,6 @@
 // Message markers (ARCHITECTURE.md): remark-directive syntax stored inside message content. The server writes
 // them with these builders; the SPA's renderer parses the same syntax with remark-directive.
 
-import { API_PREFIX } from './api-paths';
 
 export type ErrorMarkerType = 'llm' | 'max-tokens';
 
@@ -43,8 +42,11 @@ export function safeUrl(value: string | null | undefined): string | null {
 
 // ------------------------------------------------------------------------------------- our own file URLs
 
-/** Where, under the API prefix, the server serves its own files (generated images, uploaded documents). */
-export const OWN_FILE_PATHS = ['/files/', '/documents/'] as const;
+/**
+ * Where the server serves its own files (generated images, uploaded documents): under contract/api-paths.ts's
+ * API_PREFIX, spelled out because shared/ imports nothing of ours (test/unit/markdown-content-safety keeps them in step).
+ */
+export const OWN_FILE_PATHS = ['/api/v1/files/', '/api/v1/documents/'] as const;
 
 /** Whose files count as our own: the app's origin and the path it is served under ('/' by default). */
 export interface OwnFileScope {
@@ -84,5 +86,5 @@ export function isOwnFileUrl(value: string | null | undefined, scope: OwnFileSco
   }
   if (resolved.origin !== origin || resolved.username || resolved.password) return false;
   const base = `/${(scope.basePath ?? '/').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
-  return OWN_FILE_PATHS.some((path) => resolved.pathname.startsWith(`${base}${API_PREFIX}${path}`));
+  return OWN_FILE_PATHS.some((path) => resolved.pathname.startsWith(`${base}${path}`));
 }
