@@ -5,10 +5,12 @@ import { useSelector } from '@xstate/react';
 import { microsoftSignInUrl } from '../../api/auth';
 import { RETURN_PARAM } from '../../../machines/return-path';
 import { sessionActor } from '../../session/session';
+import { useForm } from '../../lib/use-form';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/text-field';
 import { useHydrated } from '../../ui/use-hydrated';
 import { SSO_ERROR_KEY, urlLoginError } from './login-errors';
+import { signIn, signInErrors } from './sign-in';
 
 // The modal (and react-aria's dialog code) loads on the first 'Forgot password?' click, not with the login route.
 const ResetRequestModal = lazy(() => import('./reset-request-modal').then((m) => ({ default: m.ResetRequestModal })));
@@ -19,9 +21,14 @@ export default function LoginPage() {
   const [params, setParams] = useSearchParams();
   const signingIn = useSelector(sessionActor, (s) => s.matches('authenticating'));
   const sessionError = useSelector(sessionActor, (s) => s.context.error);
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
+  // The session's refusal is the banner (below); the form holds the fields and their check.
+  const form = useForm({
+    initial: { email: '', password: '' },
+    validate: signInErrors,
+    submit: (values) => signIn(values, params.get(RETURN_PARAM)),
+    fallbackError: '',
+  });
+  const { values, fieldErrors } = form;
   const [carriedError, setCarriedError] = useState<string | null>(null);
   const [ssoLoading, setSsoLoading] = useState(false);
   const [resetOpen, setResetOpen] = useState(false);
@@ -45,15 +52,9 @@ export default function LoginPage() {
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const errors = {
-      email: email.trim() ? undefined : 'Email is required',
-      password: password ? undefined : 'Password is required',
-    };
-    setFieldErrors(errors);
-    if (errors.email || errors.password) return;
-    setCarriedError(null);
-    // The session keeps the return path only when it is one of this app's (safeReturnPath).
-    sessionActor.send({ type: 'session.login', email: email.trim(), password, returnTo: params.get(RETURN_PARAM) });
+    // A sign-in that goes ahead replaces the carried error with its own outcome.
+    if (form.canSubmit) setCarriedError(null);
+    form.submit();
   };
 
   const banner = sessionError ?? carriedError;
@@ -82,8 +83,8 @@ export default function LoginPage() {
             type="email"
             autoComplete="username"
             placeholder="Enter your email"
-            value={email}
-            onChange={setEmail}
+            value={values.email}
+            onChange={(email) => form.change({ email })}
             isRequired
             isDisabled={loading}
             isReadOnly={!hydrated}
@@ -95,8 +96,8 @@ export default function LoginPage() {
             type="password"
             autoComplete="current-password"
             placeholder="Enter your password"
-            value={password}
-            onChange={setPassword}
+            value={values.password}
+            onChange={(password) => form.change({ password })}
             isRequired
             isDisabled={loading}
             isReadOnly={!hydrated}

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router-dom';
 import { resetPassword } from '../../api/auth';
-import { useFormSubmit } from '../../lib/use-form-submit';
+import { useForm } from '../../lib/use-form';
 import { Button, ButtonLink } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
 import { Spinner } from '../../ui/spinner';
-import { emptyPasswordPair, NewPasswordFields, newPasswordState } from '../../ui/new-password-fields';
+import { emptyPasswordPair, NewPasswordFields, newPasswordState, type NewPasswordPair } from '../../ui/new-password-fields';
 import { ResetRequestModal } from './reset-request-modal';
 import { useResetLinkCheck } from './use-reset-link-check';
 
@@ -45,15 +45,21 @@ export default function ResetPasswordPage() {
   );
 }
 
+/** The pair may be sent only once complete; the fields word what is missing themselves (NewPasswordFields). */
+const pairErrors = (pair: NewPasswordPair) => (newPasswordState(pair).complete ? {} : { password: 'Choose a password and confirm it' });
+
 function ResetForm({ token }: { token: string }) {
   const link = useResetLinkCheck(token);
-  const [pair, setPair] = useState(emptyPasswordPair);
-  const form = useFormSubmit(resetPassword, 'Failed to reset password. Please try again.');
-  const canSubmit = newPasswordState(pair).complete && !form.busy;
+  const form = useForm({
+    initial: emptyPasswordPair,
+    validate: pairErrors,
+    submit: (pair: NewPasswordPair) => resetPassword({ token, new_password: pair.password }),
+    fallbackError: 'Failed to reset password. Please try again.',
+  });
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (canSubmit) form.submit({ token, new_password: pair.password });
+    form.submit();
   };
 
   if (link.checking) {
@@ -80,8 +86,8 @@ function ResetForm({ token }: { token: string }) {
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <h1 className="text-2xl font-semibold">Set a new password</h1>
       {form.error && <ErrorBanner message={form.error} onDismiss={form.dismissError} />}
-      <NewPasswordFields value={pair} onChange={setPair} isDisabled={form.busy} />
-      <Button type="submit" variant="primary" className="w-full" isDisabled={!canSubmit}>
+      <NewPasswordFields value={form.values} onChange={form.change} isDisabled={form.busy} />
+      <Button type="submit" variant="primary" className="w-full" isDisabled={!form.canSubmit}>
         {form.busy ? 'Updating...' : 'Update Password'}
       </Button>
     </form>

@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { requestPasswordReset } from '../../api/auth';
-import { useFormSubmit } from '../../lib/use-form-submit';
+import { useForm } from '../../lib/use-form';
 import { Button } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
 import { Modal } from '../../ui/modal';
@@ -8,27 +8,32 @@ import { TextField } from '../../ui/text-field';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function ResetRequestModal({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange(open: boolean): void }) {
-  const [email, setEmail] = useState('');
-  const [fieldError, setFieldError] = useState<string>();
-  const form = useFormSubmit(requestPasswordReset, 'Failed to send reset email. Please try again.');
+const EMPTY = { email: '' };
 
+function emailError({ email }: typeof EMPTY) {
+  const value = email.trim();
+  if (!value) return { email: 'Email is required' };
+  return EMAIL_PATTERN.test(value) ? {} : { email: 'Enter a valid email address' };
+}
+
+export function ResetRequestModal({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange(open: boolean): void }) {
+  const form = useForm({
+    initial: EMPTY,
+    validate: emailError,
+    submit: ({ email }) => requestPasswordReset(email.trim()),
+    fallbackError: 'Failed to send reset email. Please try again.',
+  });
+  const { email } = form.values;
+
+  // Closed, the form starts afresh: the next opening shows an empty field and no sentence.
   const close = (open: boolean) => {
     onOpenChange(open);
-    if (!open) {
-      setEmail('');
-      setFieldError(undefined);
-      form.reset();
-      form.dismissError();
-    }
+    if (!open) form.reset(EMPTY);
   };
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const value = email.trim();
-    const problem = !value ? 'Email is required' : EMAIL_PATTERN.test(value) ? undefined : 'Enter a valid email address';
-    setFieldError(problem);
-    if (!problem) form.submit(value);
+    form.submit();
   };
 
   if (form.succeeded) {
@@ -58,10 +63,10 @@ export function ResetRequestModal({ isOpen, onOpenChange }: { isOpen: boolean; o
           autoComplete="email"
           placeholder="Enter your email"
           value={email}
-          onChange={setEmail}
+          onChange={(value) => form.change({ email: value })}
           isRequired
           isDisabled={form.busy}
-          errorMessage={fieldError}
+          errorMessage={form.fieldErrors.email}
           autoFocus
         />
         <div className="flex justify-end gap-2">

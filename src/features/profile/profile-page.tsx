@@ -1,9 +1,8 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { UpdateProfileRequest } from '../../../contract/profile';
 import { updateProfile } from '../../api/users';
 import { sessionActor, useSession } from '../../session/session';
-import { useFormSubmit } from '../../lib/use-form-submit';
+import { useForm } from '../../lib/use-form';
 import { Button, ButtonLink } from '../../ui/button';
 import { Notice } from '../../ui/notice';
 import { PageTitle } from '../../ui/page-title';
@@ -12,33 +11,37 @@ import { TextField } from '../../ui/text-field';
 import { toast } from '../../ui/toast';
 import { useDepartments } from './use-departments';
 
+/** The two choices as the selects hold them: nothing chosen is null. */
+type ProfileChoice = { department_id: string | null; unit_id: string | null };
+
 export const PROFILE_NOTICE = 'You need to set your Department before you can access the system.';
 
 export default function ProfilePage() {
   const navigate = useNavigate();
   const me = useSession((c) => c.user);
   const departments = useDepartments();
-  const [departmentId, setDepartmentId] = useState<string | null>(me?.department_id ?? null);
-  const [unitId, setUnitId] = useState<string | null>(me?.unit_id ?? null);
-
-  const form = useFormSubmit((body: UpdateProfileRequest) => updateProfile(body), 'Failed to update profile');
-  const { succeeded, result, error, reset, dismissError } = form;
-
-  useEffect(() => {
-    if (!succeeded || !result) return;
-    const tokens =
-      result.access_token && result.refresh_token ? { access_token: result.access_token, refresh_token: result.refresh_token } : undefined;
-    sessionActor.send({ type: 'session.replaced', user: result.user, tokens });
-    toast.success('Profile updated successfully');
-    reset();
-    if (result.user.department_id && result.user.unit_id) navigate('/home');
-  }, [succeeded, result, reset, navigate]);
-
-  useEffect(() => {
-    if (!error) return;
-    toast.error(error);
-    dismissError();
-  }, [error, dismissError]);
+  const form = useForm({
+    initial: { department_id: me?.department_id ?? null, unit_id: me?.unit_id ?? null } as ProfileChoice,
+    // The button is enabled only with a department chosen (the unit is optional).
+    validate: (choice: ProfileChoice) => (choice.department_id ? {} : { department_id: 'Select a department' }),
+    submit: ({ department_id, unit_id }: ProfileChoice) => updateProfile({ department_id: department_id as string, unit_id }),
+    fallbackError: 'Failed to update profile',
+    onSucceeded: (result) => {
+      const tokens =
+        result.access_token && result.refresh_token ? { access_token: result.access_token, refresh_token: result.refresh_token } : undefined;
+      sessionActor.send({ type: 'session.replaced', user: result.user, tokens });
+      toast.success('Profile updated successfully');
+      // The page stays: the choice just saved can be changed again.
+      form.reset();
+      if (result.user.department_id && result.user.unit_id) navigate('/home');
+    },
+    // A failure is a toast; the choice stays for another try.
+    onFailed: (error) => {
+      toast.error(error);
+      form.dismissError();
+    },
+  });
+  const { department_id: departmentId, unit_id: unitId } = form.values;
 
   if (!me) return null;
   const units = departments?.find((d) => d.id === departmentId)?.units ?? [];
@@ -49,7 +52,7 @@ export default function ProfilePage() {
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (departmentId) form.submit({ department_id: departmentId, unit_id: unitId });
+    form.submit();
   };
 
   return (
@@ -84,10 +87,8 @@ export default function ProfilePage() {
           placeholder={departments ? 'Select a department' : 'Loading departments...'}
           items={(departments ?? []).map((d) => ({ id: d.id, label: d.name }))}
           selectedKey={departmentId}
-          onSelectionChange={(key) => {
-            setDepartmentId(key);
-            setUnitId(null);
-          }}
+          // Another department's units differ: the unit is chosen again.
+          onSelectionChange={(key) => form.change({ department_id: key, unit_id: null })}
           isDisabled={!departments || form.busy}
           isRequired
         />
@@ -96,11 +97,11 @@ export default function ProfilePage() {
           placeholder={departmentId ? 'Select a unit' : 'Select a department first'}
           items={units.map((u) => ({ id: u.id, label: u.name }))}
           selectedKey={unitId}
-          onSelectionChange={setUnitId}
+          onSelectionChange={(key) => form.change({ unit_id: key })}
           isDisabled={!departmentId || form.busy}
         />
         <div className="flex justify-end">
-          <Button type="submit" variant="primary" isDisabled={!departmentId || form.busy}>
+          <Button type="submit" variant="primary" isDisabled={!form.canSubmit}>
             {form.busy ? 'Updating...' : 'Update Profile'}
           </Button>
         </div>

@@ -1,9 +1,9 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { registerRequest, type RegisterRequest } from '../../../contract/registration';
 import { REGISTRATION_FAILED, USER_REGISTERED } from '../../../contract/registration-constants';
 import { registerUser } from '../../api/registration';
-import { useFormSubmit } from '../../lib/use-form-submit';
+import { useForm } from '../../lib/use-form';
 import { useSession } from '../../session/session';
 import { Button, ButtonLink } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
@@ -14,8 +14,9 @@ import { toast } from '../../ui/toast';
 /** The server's own rules for the two fields, so the form words a mistake exactly as the server would. */
 const fieldRules = registerRequest.pick({ name: true, email: true });
 type FieldErrors = Partial<Record<'name' | 'email', string>>;
+const EMPTY = { name: '', email: '' };
 
-function fieldErrors(values: { name: string; email: string }): FieldErrors {
+function fieldErrors(values: typeof EMPTY): FieldErrors {
   const result = fieldRules.safeParse(values);
   if (result.success) return {};
   const errors: FieldErrors = {};
@@ -37,25 +38,22 @@ export default function RegisterPage() {
   const role = (query.get('role') ?? (myRole === 'superuser' ? 'admin' : 'user')) as RegisterRequest['role'];
   const clientId = query.get('client_id') || undefined;
 
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useFormSubmit(registerUser, REGISTRATION_FAILED);
-  const { succeeded, result } = form;
-
-  useEffect(() => {
-    if (!succeeded || !result) return;
-    if (result.user.activation_email_sent) toast.success(USER_REGISTERED);
-    else toast.warning(result.message ?? USER_REGISTERED, { duration: MAIL_WARNING_MS });
-    navigate('/users');
-  }, [succeeded, result, navigate]);
+  const form = useForm({
+    initial: EMPTY,
+    validate: fieldErrors,
+    submit: ({ name, email }) => registerUser({ name: name.trim(), email: email.trim(), role, ...(clientId ? { client_id: clientId } : {}) }),
+    fallbackError: REGISTRATION_FAILED,
+    onSucceeded: (result) => {
+      if (result.user.activation_email_sent) toast.success(USER_REGISTERED);
+      else toast.warning(result.message ?? USER_REGISTERED, { duration: MAIL_WARNING_MS });
+      navigate('/users');
+    },
+  });
+  const { values, fieldErrors: errors } = form;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const found = fieldErrors({ name, email });
-    setErrors(found);
-    if (Object.keys(found).length > 0 || form.busy) return;
-    form.submit({ name: name.trim(), email: email.trim(), role, ...(clientId ? { client_id: clientId } : {}) });
+    form.submit();
   };
 
   return (
@@ -72,11 +70,8 @@ export default function RegisterPage() {
         <TextField
           label="Full Name"
           autoComplete="off"
-          value={name}
-          onChange={(v) => {
-            setName(v);
-            setErrors((e) => ({ ...e, name: undefined }));
-          }}
+          value={values.name}
+          onChange={(name) => form.change({ name })}
           isRequired
           isDisabled={form.busy}
           errorMessage={errors.name}
@@ -85,11 +80,8 @@ export default function RegisterPage() {
           label="Email address"
           type="email"
           autoComplete="off"
-          value={email}
-          onChange={(v) => {
-            setEmail(v);
-            setErrors((e) => ({ ...e, email: undefined }));
-          }}
+          value={values.email}
+          onChange={(email) => form.change({ email })}
           isRequired
           isDisabled={form.busy}
           errorMessage={errors.email}
