@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { serverLayers } from './eslint/server-layers.js';
 
 // Import boundaries from ARCHITECTURE.md, enforced where it is cheap.
 const noImport = (...groups) => ['error', { patterns: groups.map((g) => ({ group: g.group, message: g.message })) }];
@@ -51,7 +52,7 @@ const featureBoundaries = {
   },
 };
 
-const tanya = { rules: { 'feature-boundaries': featureBoundaries } };
+const tanya = { rules: { 'feature-boundaries': featureBoundaries, 'server-layers': serverLayers } };
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'dev-dist/**', 'dist-*/**'] },
@@ -82,7 +83,8 @@ export default tseslint.config(
   },
   {
     files: ['server/**/*.ts'],
-    rules: { 'no-restricted-imports': noImport(SERVER_NOT_SRC) },
+    plugins: { tanya },
+    rules: { 'no-restricted-imports': noImport(SERVER_NOT_SRC), 'tanya/server-layers': 'error' },
   },
   {
     files: ['server/services/**/*.ts'],

@@ -285,7 +285,7 @@ export function displayedContent(context: Pick<ChatSendContext, 'streamingMessag
 
 /**
  * The assistant content after a server-reported stream error. The server streams its own error marker as text
- * before the `event: error` record (server/services/chat-stream.ts), so when the streamed text already holds the
+ * before the `event: error` record (server/services/chat/chat-stream.ts), so when the streamed text already holds the
  * message it is kept as is; otherwise the message is appended as an error marker ('max-tokens', else 'llm' — the
  * marker has no 'unknown' type). Either way 'An unknown error occurred' ends up shown in the assistant message.
  */

@@ -17,10 +17,10 @@ import { installRequestRules, MAX_URL_LENGTH, routerErrorOptions } from './http/
 import { installSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
 import { installContractValidation } from './http/validation';
-import { resumeIngestion } from './ingest/ingest-document';
-import type { JobHandlers } from './jobs/queue';
-import { jobHandlers } from './jobs/registry';
-import { createSqlJobQueue, type SqlJobQueueOptions } from './jobs/sql-queue';
+import { resumeIngestion } from './services/documents/ingest/ingest-document';
+import type { JobHandlers } from './platform/jobs/queue';
+import { jobHandlers } from './job-handlers';
+import { createSqlJobQueue, type SqlJobQueueOptions } from './platform/jobs/sql-queue';
 import { createChatModel } from './llm/create-model';
 import type { ChatModel } from './llm/types';
 import { authRoutes } from './routes/auth';
@@ -37,14 +37,16 @@ import { shareRoutes } from './routes/shares';
 import { ssoRoutes } from './routes/sso';
 import { tipRoutes } from './routes/tips';
 import { userRoutes } from './routes/users';
-import { createBackgroundTasks } from './services/background';
-import { createLocalFileStorage, type FileStorage } from './services/file-storage';
-import { resolveJwtSecret } from './services/jwt-secret';
-import { scheduleUpkeep } from './services/maintenance';
-import { createMailer, type Mailer } from './services/mailer';
-import { createSqlRateLimitStore, type RateLimitStore } from './services/rate-limit';
-import { createMemoryStreamHub, type StreamHub } from './services/stream-hub';
-import { createTokenService } from './services/tokens';
+import { createBackgroundTasks } from './platform/background';
+import { createLocalFileStorage, type FileStorage } from './platform/file-storage';
+import { resolveJwtSecret } from './services/identity/jwt-secret';
+import { scheduleUpkeep } from './upkeep';
+import { createMailer, type Mailer } from './platform/mailer';
+import { createSqlRateLimitStore, type RateLimitStore } from './platform/rate-limit';
+import { createMemoryStreamHub, type StreamHub } from './platform/stream-hub';
+import { createReplyStops } from './services/chat/reply-stops';
+import { createReplyWriter } from './services/chat/reply-writer';
+import { createTokenService } from './services/identity/tokens';
 
 export interface BuildAppOptions {
   config: Config;
@@ -63,7 +65,7 @@ export interface BuildAppOptions {
   /** Sees every route as it is registered (tests compare them with the OpenAPI document). */
   onRoute?: (route: RouteOptions) => void;
   /**
-   * Takes part in the server's periodic upkeep (services/maintenance.ts, repeating jobs) from ready until close: the
+   * Takes part in the server's periodic upkeep (server/upkeep.ts, repeating jobs) from ready until close: the
    * server process does (server/main.ts); tests that build many apps call the tasks they check themselves.
    */
   maintenance?: boolean;
@@ -109,6 +111,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     jobs,
     log: app.log,
     llm: opts.llm ?? createChatModel(config.llm, app.log),
+    replies: createReplyWriter(db, app.log),
+    replyStops: createReplyStops(db, app.log),
     streams: opts.streams ?? createMemoryStreamHub(),
     closing: closing.signal,
     files: opts.files ?? createLocalFileStorage(path.join(config.dataDir, 'files')),

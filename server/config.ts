@@ -78,23 +78,23 @@ const envSchema = z.object({
   /** argon2id work per new password hash: 'default' (argon2's own) everywhere but the test suites, which set 'low'. */
   PASSWORD_HASH_COST: z.enum(['default', 'low'], { error: 'must be default or low' }).default('default'),
 
-  // Web browsing (server/tools/web-search.ts): no SEARCH_PROVIDER, and a browsing request says it is not configured.
+  // Web browsing (server/services/chat/tools/web-search.ts): no SEARCH_PROVIDER, and a browsing request says it is not configured.
   SEARCH_PROVIDER: z.enum(['searxng', 'tavily', 'brave'], { error: 'must be searxng, tavily or brave' }).optional(),
   SEARCH_URL: z.url({ error: 'must be an absolute URL such as https://search.example.com' }).optional(),
   SEARCH_API_KEY: z.string().optional(),
-  /** host:port pairs the SSRF guard lets through although private (server/tools/safe-fetch.ts); empty by default. */
+  /** host:port pairs the SSRF guard lets through although private (server/services/chat/tools/safe-fetch.ts); empty by default. */
   WEB_FETCH_ALLOW_HOSTS: z
     .string()
     .refine((v) => v.split(',').every((entry) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/i.test(entry.trim())), {
       error: 'must be a comma-separated list of host:port pairs such as intranet.example.com:443',
     })
     .optional(),
-  // Image generation (server/tools/image-generation.ts): no IMAGES_MODEL, and a labelled demo image is made locally.
+  // Image generation (server/services/chat/tools/image-generation.ts): no IMAGES_MODEL, and a labelled demo image is made locally.
   IMAGES_MODEL: z.string().max(200).optional(),
   IMAGES_BASE_URL: z.url({ error: 'must be an absolute URL such as https://api.openai.com/v1' }).optional(),
   IMAGES_API_KEY: z.string().optional(),
   IMAGES_SIZE: z.string().regex(/^(\d{2,5}x\d{2,5}|auto)$/, 'must be WIDTHxHEIGHT such as 1024x1024, or auto').default('1024x1024'),
-  // Documents (server/ingest): no EMBEDDINGS_MODEL, and retrieval is full-text only; no TRANSCRIPTION_MODEL, and
+  // Documents (server/services/documents/ingest): no EMBEDDINGS_MODEL, and retrieval is full-text only; no TRANSCRIPTION_MODEL, and
   // audio is kept with a note that it was not transcribed.
   EMBEDDINGS_MODEL: z.string().max(200).optional(),
   EMBEDDINGS_BASE_URL: z.url({ error: 'must be an absolute URL such as https://api.openai.com/v1' }).optional(),
@@ -381,7 +381,7 @@ export interface DocumentsConfig {
   embeddings: LlmEndpoint | undefined;
   /** Undefined: audio is kept with a note that it was not transcribed. */
   transcription: LlmEndpoint | undefined;
-  /** EXTRACTION_TIMEOUT_MS and EXTRACTION_WORKERS (server/ingest/extraction-worker.ts). */
+  /** EXTRACTION_TIMEOUT_MS and EXTRACTION_WORKERS (server/services/documents/ingest/extraction-worker.ts). */
   extraction: { timeoutMs: number; workers: number };
 }
 

@@ -2,14 +2,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from './config';
 import type { Database } from './db/database';
-import type { JobQueue } from './jobs/queue';
+import type { JobQueue } from './platform/jobs/queue';
 import type { ChatModel } from './llm/types';
-import type { BackgroundTasks } from './services/background';
-import type { FileStorage } from './services/file-storage';
-import type { Mailer } from './services/mailer';
-import type { RateLimitStore } from './services/rate-limit';
-import type { StreamHub } from './services/stream-hub';
-import type { TokenService } from './services/tokens';
+import type { BackgroundTasks } from './platform/background';
+import type { FileStorage } from './platform/file-storage';
+import type { Mailer } from './platform/mailer';
+import type { RateLimitStore } from './platform/rate-limit';
+import type { StreamHub } from './platform/stream-hub';
+import type { ReplyStops } from './services/chat/reply-stops';
+import type { ReplyWriter } from './services/chat/reply-writer';
+import type { TokenService } from './services/identity/tokens';
 
 /** What route handlers and services share; built once per app in app.ts. */
 export interface AppContext {
@@ -20,12 +22,16 @@ export interface AppContext {
   rateLimits: RateLimitStore;
   /** Replies being written (closures, not jobs: a reply lives with the process streaming it). */
   background: BackgroundTasks;
-  /** Named background jobs (ingestion, titles, mails, upkeep), claimed by any live process: server/jobs/. */
+  /** Named background jobs (ingestion, titles, mails, upkeep), claimed by any live process: server/platform/jobs/. */
   jobs: JobQueue;
   /** For work outside a request (background replies, titles); request handlers use request.log. */
   log: FastifyBaseLogger;
   /** The model answering chats (offline demo responder, one endpoint, or primary with backup). */
   llm: ChatModel;
+  /** Saves the replies this process is writing, pooled, and renews their answering leases with one heartbeat. */
+  replies: ReplyWriter;
+  /** The replies this process is writing that a person may stop (here or through another instance). */
+  replyStops: ReplyStops;
   /** Carries replies being written to the requests following them. */
   streams: StreamHub;
   /** Aborted when the app closes and the grace period for unfinished replies is over. */

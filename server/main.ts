@@ -2,9 +2,9 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDb } from './db/create-db';
 import { migrateToLatest } from './db/migrate';
-import { setPasswordHashCost } from './services/passwords';
-import { finishAbandonedReplies } from './services/reply-leases';
-import { seedDemoData, type SeedResult } from './services/seed';
+import { setPasswordHashCost } from './services/identity/passwords';
+import { finishAbandonedReplies } from './services/chat/reply-leases';
+import { seedDemoData, type SeedResult } from './seed';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const recovered = await finishAbandonedReplies(db);
   if (recovered > 0) app.log.warn({ replies: recovered }, 'ended replies interrupted by the last shutdown');
   // Other instances sharing the database may die too: their replies are ended once their leases run out, by the
-  // app's upkeep (services/maintenance.ts), which also sweeps old rate-limit rows and files never sent.
+  // app's upkeep (server/upkeep.ts), which also sweeps old rate-limit rows and files never sent.
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -3,7 +3,7 @@ import { visit } from 'unist-util-visit';
 
 /**
  * What the marker checks need to know about a parsed reply's links, for the SPA's renderer
- * (src/ui/markdown/remark-markers.ts) and the server's check (server/services/marker-safety.ts) alike:
+ * (src/ui/markdown/remark-markers.ts) and the server's check (server/services/chat/marker-safety.ts) alike:
  * the URL of every reference definition (`[x]: url`, first one wins as in CommonMark), and every node inside a
  * link (an image there cannot become a link of its own: links do not nest).
  */

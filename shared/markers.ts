@@ -64,7 +64,7 @@ const SCHEME = /^[a-z][a-z\d+.-]*:/i;
  * True when an image or document marker's URL is one of this server's own file URLs: root-relative or on the
  * app's own origin, under the API's file paths. Markers pointing anywhere else must not show as an image or a
  * download card: a reply (or a prompt injection in it) could otherwise load tracking pixels or pass a stranger's
- * file off as ours. One rule for the SPA's renderer and for the server (server/services/marker-safety.ts).
+ * file off as ours. One rule for the SPA's renderer and for the server (server/services/chat/marker-safety.ts).
  *
  * The URL is resolved as a browser would (so `//evil.example`, `/\evil.example` and `/api/v1/files/../x` are
  * judged by where they really lead); path-relative URLs ("files/x.png") are refused, as they would lead

@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type Driver } from 'kysely';
 import pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
 import type { Config } from '../config';
-import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
+import { ensurePrivateDir, ensurePrivateFile } from '../lib/private-files';
 import type { Database } from './database';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer';
 

@@ -307,7 +307,7 @@ export interface DocumentChunksTable {
   embedding: Buffer | number[] | null;
 }
 
-/** Background work: a named job with a JSON payload, claimed through its lease (server/jobs/). */
+/** Background work: a named job with a JSON payload, claimed through its lease (server/platform/jobs/). */
 export interface JobsTable {
   id: string;
   name: string;
@@ -320,7 +320,7 @@ export interface JobsTable {
   max_attempts: number;
   run_after: IsoTimestamp;
   leased_until: IsoTimestamp | null;
-  /** The process holding the lease (server/jobs/sql-queue.ts names it). */
+  /** The process holding the lease (server/platform/jobs/sql-queue.ts names it). */
   leased_by: string | null;
   last_error: string | null;
   created_at: IsoTimestamp;

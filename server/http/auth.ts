@@ -2,9 +2,9 @@ import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fa
 import type { Role } from '../../contract/roles';
 import type { AppContext } from '../context';
 import type { UserRecord } from '../db/repositories/users';
-import { authenticateAccessToken } from '../services/access';
+import { authenticateAccessToken } from '../services/identity/access';
 import { ForbiddenError, UnauthenticatedError } from '../services/errors';
-import type { TokenService } from '../services/tokens';
+import type { TokenService } from '../services/identity/tokens';
 
 declare module 'fastify' {
   interface FastifyRequest {

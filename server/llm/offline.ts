@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readPassages, type PromptPassage } from '../services/retrieval-prompt';
+import { readPassages, type PromptPassage } from './retrieval-prompt';
 import { turnText, type ChatChunk, type ChatModel, type ChatRequest, type ModelSource } from './types';
 
 export const OFFLINE_SOURCE: ModelSource = { provider: 'offline', model: 'tanya-offline-demo' };

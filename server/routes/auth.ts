@@ -15,8 +15,8 @@ import type { AppContext } from '../context';
 import { bearerToken } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
-import { LOGGED_OUT, login, logout, PASSWORD_UPDATED, refresh, requestPasswordReset, resetPassword } from '../services/auth';
-import { checkResetLink } from '../services/link-checks';
+import { LOGGED_OUT, login, logout, PASSWORD_UPDATED, refresh, requestPasswordReset, resetPassword } from '../services/identity/auth';
+import { checkResetLink } from '../services/identity/link-checks';
 
 export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();

@@ -30,14 +30,14 @@ import {
   listOrSearchConversations,
   renameConversation,
   searchConversations,
-} from '../services/chat';
-import { exportConversation } from '../services/conversation-export';
-import { contentDisposition } from '../services/documents-download';
-import { stopReply } from '../services/reply-stops';
+} from '../services/chat/chat';
+import { exportConversation } from '../services/chat/conversation-export';
+import { contentDisposition } from '../services/documents/documents-download';
+import { stopReply } from '../services/chat/reply-stops';
 import { chatToolsRoutes } from './chat-tools';
-import { startSend } from '../services/send-message';
-import { moment } from '../services/chat-stream';
-import type { ReplyEvent } from '../services/stream-hub';
+import { startSend } from '../services/chat/send-message';
+import { moment } from '../services/chat/chat-stream';
+import type { ReplyEvent } from '../platform/stream-hub';
 
 /** The stream's 200, for the OpenAPI document (the route writes the raw socket itself, see sse.ts). */
 const replyStream = {

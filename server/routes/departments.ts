@@ -33,7 +33,7 @@ import {
   listOwnDepartments,
   renameDepartment,
   renameUnit,
-} from '../services/departments';
+} from '../services/organisation/departments';
 
 const UNASSIGNS = 'Its people lose their department and unit (they are sent to Profile again); `unassigned_users` says how many.';
 

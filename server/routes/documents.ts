@@ -28,8 +28,8 @@ import {
   type IncomingFile,
   type OpenedFile,
   type UploadTarget,
-} from '../services/documents';
-import { contentDisposition, contentTypeOf, dispositionForKey } from '../services/documents-download';
+} from '../services/documents/documents';
+import { contentDisposition, contentTypeOf, dispositionForKey } from '../services/documents/documents-download';
 import { InvalidError, TooLargeError } from '../services/errors';
 
 const MB = 1024 * 1024;

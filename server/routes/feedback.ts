@@ -9,9 +9,9 @@ import type { AppContext } from '../context';
 import { currentUser, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
-import { submitFeedback } from '../services/feedback';
-import { readInbox } from '../services/feedback-inbox';
-import { rateReply } from '../services/reply-ratings';
+import { submitFeedback } from '../services/organisation/feedback';
+import { readInbox } from '../services/organisation/feedback-inbox';
+import { rateReply } from '../services/chat/reply-ratings';
 
 export async function feedbackRoutes(app: FastifyInstance, ctx: AppContext, guards: AuthGuards): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();

@@ -8,7 +8,7 @@ import type { AppContext } from '../context';
 import { currentUser, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
-import { readGlobalPolicy, updateGlobalPolicy } from '../services/global-policy';
+import { readGlobalPolicy, updateGlobalPolicy } from '../services/organisation/global-policy';
 
 export async function globalPolicyRoutes(app: FastifyInstance, ctx: AppContext, guards: AuthGuards): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();

@@ -6,7 +6,7 @@ import { health } from '../../contract/health';
 import type { AppContext } from '../context';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
-import { checkHealth } from '../services/health';
+import { checkHealth } from '../platform/health';
 
 export async function healthRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(

@@ -9,7 +9,7 @@ import type { AppContext } from '../context';
 import { currentUser, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
-import { createPrompt, deletePrompt, getPrompt, listPrompts, updatePrompt } from '../services/prompt-library';
+import { createPrompt, deletePrompt, getPrompt, listPrompts, updatePrompt } from '../services/chat/prompt-library';
 
 const SAVE_LIMITS =
   'Saves (new prompts and edits) are limited to PROMPT_RATE_LIMIT_PER_USER per person per minute (429 with ' +

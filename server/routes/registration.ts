@@ -9,8 +9,8 @@ import type { AppContext } from '../context';
 import { currentUser, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
-import { checkActivationLink } from '../services/link-checks';
-import { activateAccount, registerUser, resendActivationFor, resendExpiredActivation } from '../services/registration';
+import { checkActivationLink } from '../services/identity/link-checks';
+import { activateAccount, registerUser, resendActivationFor, resendExpiredActivation } from '../services/identity/registration';
 
 export async function registrationRoutes(app: FastifyInstance, ctx: AppContext, guards: AuthGuards): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();

@@ -8,7 +8,7 @@ import type { AppContext } from '../context';
 import { currentUser, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
-import { listMyShares, readSharedConversation, revokeShare, shareConversation } from '../services/shares';
+import { listMyShares, readSharedConversation, revokeShare, shareConversation } from '../services/conversations/shares';
 
 export async function shareRoutes(app: FastifyInstance, ctx: AppContext, guards: AuthGuards): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { paths } from '../../contract/api-paths';
 import type { AppContext } from '../context';
-import { microsoftSignInRedirect } from '../services/sso';
+import { microsoftSignInRedirect } from '../services/identity/sso';
 
 /** Any unusable `origin` (repeated, not text) is simply ignored: the redirect then stays on this server. */
 const ssoQuery = z.object({

@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import type { AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
-import { listTips } from '../services/tips';
+import { listTips } from '../services/chat/tips';
 
 export async function tipRoutes(app: FastifyInstance, ctx: AppContext, guards: AuthGuards): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(

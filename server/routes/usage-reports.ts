@@ -9,8 +9,8 @@ import { currentUser, type AuthGuards } from '../http/auth';
 import { csvContent, sendCsv } from '../http/csv-download';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
-import { generateDashboard, latestDashboard } from '../services/usage-dashboard';
-import { departmentReport as readDepartmentReport, departmentReportCsv, userReportCsv, userReport as readUserReport } from '../services/usage-reports';
+import { generateDashboard, latestDashboard } from '../services/organisation/usage-dashboard';
+import { departmentReport as readDepartmentReport, departmentReportCsv, userReportCsv, userReport as readUserReport } from '../services/organisation/usage-reports';
 
 const QUERY_MEANING = "A query is one model answer (titles do not count); months are UTC calendar months. Always the caller's own organisation.";
 const FILTER_MEANING =

@@ -12,10 +12,10 @@ import type { AppContext } from '../context';
 import { currentUser, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
-import { PROFILE_UPDATED, updateOwnProfile } from '../services/profile';
-import { updateOwnPreferences } from '../services/preferences';
-import { toOwnUserView } from '../services/user-view';
-import { listUsersFor, setUserStatus, updateUser } from '../services/users';
+import { PROFILE_UPDATED, updateOwnProfile } from '../services/identity/profile';
+import { updateOwnPreferences } from '../services/identity/preferences';
+import { toOwnUserView } from '../services/identity/user-view';
+import { listUsersFor, setUserStatus, updateUser } from '../services/identity/users';
 
 const OWN_ORGANISATION = "Admins only, for the people of their own organisation (another organisation's person is 404).";
 

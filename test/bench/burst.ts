@@ -9,7 +9,7 @@ import { loadConfig } from '../../server/config';
 import { createDb } from '../../server/db/create-db';
 import { migrateToLatest } from '../../server/db/migrate';
 import { insertUser } from '../../server/db/repositories/users';
-import { seedDemoData } from '../../server/services/seed';
+import { seedDemoData } from '../../server/seed';
 import { freshDatabase } from './bench-database';
 import type { BurstSendResult, SenderCommand, SenderReport } from './burst-sender';
 import { benchPgUrl } from './ingest-context';

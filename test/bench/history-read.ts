@@ -10,7 +10,7 @@ import { migrateToLatest } from '../../server/db/migrate';
 import { insertConversation, releaseAnsweringLease } from '../../server/db/repositories/conversations';
 import { insertMessage } from '../../server/db/repositories/messages';
 import { findUserByEmail } from '../../server/db/repositories/users';
-import { seedDemoData } from '../../server/services/seed';
+import { seedDemoData } from '../../server/seed';
 import { freshDatabase } from './bench-database';
 import { median } from './median';
 

@@ -7,9 +7,9 @@ import type { AppContext } from '../../server/context';
 import { createDb } from '../../server/db/create-db';
 import { migrateToLatest } from '../../server/db/migrate';
 import { insertDocument, type DocumentRecord } from '../../server/db/repositories/documents';
-import { createBackgroundTasks } from '../../server/services/background';
-import { createLocalFileStorage, newStorageKey } from '../../server/services/file-storage';
-import { seedDemoData } from '../../server/services/seed';
+import { createBackgroundTasks } from '../../server/platform/background';
+import { createLocalFileStorage, newStorageKey } from '../../server/platform/file-storage';
+import { seedDemoData } from '../../server/seed';
 import { freshDatabase } from './bench-database';
 
 // What the ingestion and retrieval benches share: a migrated, seeded database (SQLite in a temp dir, or a fresh

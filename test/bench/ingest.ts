@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { ingestDocument } from '../../server/ingest/ingest-document';
-import { stopExtractionWorkers } from '../../server/ingest/extraction-worker';
+import { ingestDocument } from '../../server/services/documents/ingest/ingest-document';
+import { stopExtractionWorkers } from '../../server/services/documents/ingest/extraction-worker';
 import { pdfFile, xlsxFile } from '../server/helpers/document-fixtures';
 import { benchPgUrl, openIngestBench, type IngestBench } from './ingest-context';
 import { prng } from './prng';

@@ -1,4 +1,4 @@
-import { SAVE_CHARS, SAVE_INTERVAL_MS } from '../../server/services/reply-writer';
+import { SAVE_CHARS, SAVE_INTERVAL_MS } from '../../server/services/chat/reply-writer';
 import { startChatServer } from '../server/helpers/chat-fixtures';
 import { startFakeOpenAi } from '../server/helpers/fake-openai';
 import { FAST_CHUNKS, FAST_DELAY_MS, lateReadings, SLOW_CHUNKS, SLOW_DELAY_MS, streamAndWatch } from '../server/helpers/reply-save-watch';

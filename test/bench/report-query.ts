@@ -9,7 +9,7 @@ import { createDb } from '../../server/db/create-db';
 import type { Database } from '../../server/db/database';
 import { migrateToLatest } from '../../server/db/migrate';
 import { insertClient } from '../../server/db/repositories/clients';
-import { departmentReport, userReport, userReportCsv } from '../../server/services/usage-reports';
+import { departmentReport, userReport, userReportCsv } from '../../server/services/organisation/usage-reports';
 import { freshDatabase } from './bench-database';
 
 // `npm run bench -- reports`: the admin reports over 1,000,000 usage rows, on SQLite and (with DATABASE_URL or

@@ -2,8 +2,8 @@ import { insertConversation } from '../../server/db/repositories/conversations';
 import { refreshChunkStatistics, replaceDocumentChunks, searchableDocuments, searchChunksVector, type NewChunk } from '../../server/db/repositories/document-chunks';
 import { updateDocument } from '../../server/db/repositories/documents';
 import { inTransaction } from '../../server/db/transaction';
-import { unitLength } from '../../server/services/embeddings';
-import { retrievePassages } from '../../server/services/retrieval';
+import { unitLength } from '../../server/services/documents/embeddings';
+import { retrievePassages } from '../../server/services/chat/retrieval';
 import { benchPgUrl, openIngestBench, type IngestBench } from './ingest-context';
 import { prng } from './prng';
 

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AccessTokenError, createTokenService } from '../../server/services/tokens';
+import { AccessTokenError, createTokenService } from '../../server/services/identity/tokens';
 
 const SECRET = 'a-test-secret-of-enough-length-0123456789';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelope, successEnvelope } from '../../contract/envelope';
 import { user as userSchema } from '../../contract/user';
 import { findUserByEmail } from '../../server/db/repositories/users';
-import { sha256Hex } from '../../server/services/tokens';
+import { sha256Hex } from '../../server/services/identity/tokens';
 import { activationCodeFrom } from './helpers/activation-mail';
 import { API, bearer, login, post } from './helpers/fixtures';
 import { recordingMailer } from './helpers/recording-mailer';

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthGuards, currentUser } from '../../server/http/auth';
 import { installErrorHandler } from '../../server/http/errors';
-import { createTokenService } from '../../server/services/tokens';
+import { createTokenService } from '../../server/services/identity/tokens';
 import { bearer, errorDetail, login } from './helpers/fixtures';
 import { createTestApp, type TestApp } from './helpers/test-app';
 

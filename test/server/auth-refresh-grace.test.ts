@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshResponse } from '../../contract/auth';
 import { successEnvelope } from '../../contract/envelope';
-import { sha256Hex } from '../../server/services/tokens';
+import { sha256Hex } from '../../server/services/identity/tokens';
 import { bearer, errorDetail, login, post } from './helpers/fixtures';
 import { createTestApp, type TestApp } from './helpers/test-app';
 

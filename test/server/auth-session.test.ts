@@ -4,7 +4,7 @@ import { successEnvelope } from '../../contract/envelope';
 import { updateClientStatus } from '../../server/db/repositories/clients';
 import { findRefreshTokenByHash } from '../../server/db/repositories/refresh-tokens';
 import { updateUserStatus } from '../../server/db/repositories/users';
-import { sha256Hex } from '../../server/services/tokens';
+import { sha256Hex } from '../../server/services/identity/tokens';
 import { addUser, bearer, createOrganisation, errorDetail, login, post } from './helpers/fixtures';
 import { createTestApp, type TestApp } from './helpers/test-app';
 

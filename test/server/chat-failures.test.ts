@@ -7,8 +7,8 @@ import { dbKind } from './helpers/test-app';
 
 // A server-side bug, simulated: composing the system prompt throws when the flag is up.
 const fault = vi.hoisted(() => ({ on: false }));
-vi.mock('../../server/services/system-prompt', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../server/services/system-prompt')>();
+vi.mock('../../server/services/organisation/system-prompt', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../server/services/organisation/system-prompt')>();
   return {
     ...original,
     composeSystemPrompt: (...args: Parameters<typeof original.composeSystemPrompt>) => {

@@ -6,7 +6,7 @@ import { successEnvelope } from '../../contract/envelope';
 import { insertConversation } from '../../server/db/repositories/conversations';
 import { contentLength } from '../../server/db/repositories/messages';
 import { findUserByEmail } from '../../server/db/repositories/users';
-import { MESSAGE_PAGE_MAX_CHARS } from '../../server/services/chat';
+import { MESSAGE_PAGE_MAX_CHARS } from '../../server/services/chat/chat';
 import { startChatServer, type ChatServer } from './helpers/chat-fixtures';
 import { dbKind } from './helpers/test-app';
 

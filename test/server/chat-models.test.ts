@@ -4,7 +4,7 @@ import { createOfflineModel, offlineReply } from '../../server/llm/offline';
 import { takesReasoningEffort } from '../../server/llm/openai-compatible';
 import { costUsd, findPrice, priceTable } from '../../server/llm/prices';
 import { collectReply, LlmCallError, type ChatChunk, type ChatModel } from '../../server/llm/types';
-import { cleanModelTitle, questionTitle } from '../../server/services/titles';
+import { cleanModelTitle, questionTitle } from '../../server/services/chat/titles';
 
 const silentLog = { warn: () => undefined } as unknown as Parameters<typeof createFailoverModel>[2]['log'];
 

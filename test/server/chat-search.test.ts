@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationSearchResult, type ConversationList, type ConversationSearchResult } from '../../contract/chat';
 import { SEARCH_TOO_SHORT } from '../../contract/chat-constants';
 import { successEnvelope } from '../../contract/envelope';
-import { makeSnippet } from '../../server/services/chat';
+import { makeSnippet } from '../../server/services/chat/chat';
 import { startChatServer, type ChatServer } from './helpers/chat-fixtures';
 import { dbKind } from './helpers/test-app';
 

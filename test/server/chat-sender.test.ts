@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatMessage, sender } from '../../contract/chat';
 import type { MessageRecord } from '../../server/db/repositories/messages';
-import { toChatMessage } from '../../server/services/chat';
+import { toChatMessage } from '../../server/services/chat/chat';
 
 const record = (value: string): MessageRecord =>
   ({

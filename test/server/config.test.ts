@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config';
-import { resolveJwtSecret } from '../../server/services/jwt-secret';
+import { resolveJwtSecret } from '../../server/services/identity/jwt-secret';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {

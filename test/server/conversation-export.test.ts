@@ -4,7 +4,7 @@ import { insertConversation } from '../../server/db/repositories/conversations';
 import { insertDocument } from '../../server/db/repositories/documents';
 import { insertMessage } from '../../server/db/repositories/messages';
 import { findUserByEmail } from '../../server/db/repositories/users';
-import { conversationMarkdown, exportFileName } from '../../server/services/conversation-export';
+import { conversationMarkdown, exportFileName } from '../../server/services/chat/conversation-export';
 import { addUser, bearer, createOrganisation, login } from './helpers/fixtures';
 import { createTestApp, dbKind, type TestApp } from './helpers/test-app';
 

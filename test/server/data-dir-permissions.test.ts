@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { createDb } from '../../server/db/create-db';
 import { CHECKPOINT_INTERVAL_MS } from '../../server/db/sqlite-checkpointer';
-import { createMailer } from '../../server/services/mailer';
-import { resolveJwtSecret } from '../../server/services/jwt-secret';
+import { createMailer } from '../../server/platform/mailer';
+import { resolveJwtSecret } from '../../server/services/identity/jwt-secret';
 
 const mode = (file: string) => fs.statSync(file).mode & 0o777;
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../server/db/migrate';
 import { insertUser } from '../../server/db/repositories/users';
-import { seedDemoData } from '../../server/services/seed';
+import { seedDemoData } from '../../server/seed';
 import { createTestApp, dbKind, type TestApp } from './helpers/test-app';
 
 describe(`database (${dbKind})`, () => {

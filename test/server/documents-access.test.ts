@@ -5,7 +5,7 @@ import type { DocumentView } from '../../contract/documents';
 import { documentList } from '../../contract/documents';
 import { DOCUMENT_DELETED, DOCUMENT_NOT_FOUND } from '../../contract/documents-constants';
 import { successEnvelope } from '../../contract/envelope';
-import { NOT_YOUR_USER_ID } from '../../server/services/documents';
+import { NOT_YOUR_USER_ID } from '../../server/services/documents/documents';
 import { eventually, startChatServer, type ChatServer } from './helpers/chat-fixtures';
 import { storedFiles, uploadFile } from './helpers/document-api';
 import { PNG_BYTES, pdfFile } from './helpers/document-fixtures';

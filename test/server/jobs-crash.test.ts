@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertDocument } from '../../server/db/repositories/documents';
-import { queueIngestion } from '../../server/ingest/ingest-document';
-import { createSqlJobQueue } from '../../server/jobs/sql-queue';
-import { createLocalFileStorage, newStorageKey } from '../../server/services/file-storage';
+import { queueIngestion } from '../../server/services/documents/ingest/ingest-document';
+import { createSqlJobQueue } from '../../server/platform/jobs/sql-queue';
+import { createLocalFileStorage, newStorageKey } from '../../server/platform/file-storage';
 import { startFakeEmbeddings, type FakeEmbeddings } from './helpers/fake-embeddings';
 import { FAST_JOBS, sharedDatabase, until, type SharedDatabase } from './helpers/job-instances';
 

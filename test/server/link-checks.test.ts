@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelope } from '../../contract/envelope';
-import { sha256Hex } from '../../server/services/tokens';
+import { sha256Hex } from '../../server/services/identity/tokens';
 import { activationCodeFrom } from './helpers/activation-mail';
 import { bearer, login, post } from './helpers/fixtures';
 import { recordingMailer, waitFor } from './helpers/recording-mailer';

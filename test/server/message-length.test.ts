@@ -4,7 +4,7 @@ import type { ReplyStopResult } from '../../contract/chat';
 import * as messageLength from '../../server/db/migrations/2026-11-27-02-message-length';
 import { insertConversation } from '../../server/db/repositories/conversations';
 import { insertMessage, listHistory } from '../../server/db/repositories/messages';
-import { HISTORY_CHARS_PER_TOKEN } from '../../server/services/exchange';
+import { HISTORY_CHARS_PER_TOKEN } from '../../server/services/chat/exchange';
 import { eventually, startChatServer, type ChatServer } from './helpers/chat-fixtures';
 import { DEFAULT_FAKE_REPLY, isTitleRequest, startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai';
 import { readSse } from './helpers/sse';

@@ -2,8 +2,8 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiCompatibleModel } from '../../server/llm/openai-compatible';
-import { createEmbedder } from '../../server/services/embeddings';
-import { transcribeAudio } from '../../server/services/transcription';
+import { createEmbedder } from '../../server/services/documents/embeddings';
+import { transcribeAudio } from '../../server/services/documents/transcription';
 import { collectReply, LlmCallError, type ChatChunk, type ChatModel } from '../../server/llm/types';
 import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai';
 

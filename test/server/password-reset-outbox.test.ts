@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUserByEmail } from '../../server/db/repositories/users';
-import { sha256Hex } from '../../server/services/tokens';
+import { sha256Hex } from '../../server/services/identity/tokens';
 import { errorDetail, login, post } from './helpers/fixtures';
 import { waitFor } from './helpers/recording-mailer';
 import { resetTokenFrom } from './helpers/smtp-peer';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgiveRateLimitHit, hitRateLimit } from '../../server/db/repositories/rate-limits';
-import { createSqlRateLimitStore } from '../../server/services/rate-limit';
+import { createSqlRateLimitStore } from '../../server/platform/rate-limit';
 import { errorDetail } from './helpers/fixtures';
 import { recordingMailer, waitFor } from './helpers/recording-mailer';
 import { createTestApp, DEMO_PASSWORD, type TestApp } from './helpers/test-app';

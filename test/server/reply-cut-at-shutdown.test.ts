@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { errorMarker } from '../../shared/markers';
-import { REPLY_INTERRUPTED } from '../../server/services/reply-leases';
+import { REPLY_INTERRUPTED } from '../../server/services/chat/reply-leases';
 import { startChatServer } from './helpers/chat-fixtures';
 import { readSse } from './helpers/sse';
 import { dbKind } from './helpers/test-app';

@@ -9,7 +9,7 @@ import { insertConversation } from '../../server/db/repositories/conversations';
 import { insertMessage } from '../../server/db/repositories/messages';
 import { offlineReply } from '../../server/llm/offline';
 import { buildApp } from '../../server/app';
-import { finishAbandonedReplies, REPLY_INTERRUPTED, REPLY_SWEEP_MS } from '../../server/services/reply-leases';
+import { finishAbandonedReplies, REPLY_INTERRUPTED, REPLY_SWEEP_MS } from '../../server/services/chat/reply-leases';
 import { freshDatabase, type BenchDatabase } from '../bench/bench-database';
 import { BENCH_DEMO_PASSWORD, startServer, type BenchServer } from '../bench/server-process';
 import { eventually, startChatServer, type ChatServer } from './helpers/chat-fixtures';

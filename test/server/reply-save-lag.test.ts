@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAVE_CHARS, SAVE_INTERVAL_MS } from '../../server/services/reply-writer';
+import { SAVE_CHARS, SAVE_INTERVAL_MS } from '../../server/services/chat/reply-writer';
 import { startChatServer, type ChatServer } from './helpers/chat-fixtures';
 import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai';
 import { FAST_CHUNKS, FAST_DELAY_MS, SLOW_CHUNKS, SLOW_DELAY_MS, streamAndWatch, type Watched } from './helpers/reply-save-watch';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentView } from '../../contract/documents';
 import { documentMarker } from '../../shared/markers';
-import { MAX_PASSAGES, MAX_PER_DOCUMENT } from '../../server/services/retrieval';
-import { PASSAGES_INSTRUCTION, readPassages } from '../../server/services/retrieval-prompt';
+import { MAX_PASSAGES, MAX_PER_DOCUMENT } from '../../server/services/chat/retrieval';
+import { PASSAGES_INSTRUCTION, readPassages } from '../../server/llm/retrieval-prompt';
 import { eventually, startChatServer, type ChatServer } from './helpers/chat-fixtures';
 import { uploadFile } from './helpers/document-api';
-import { countTurnTokens, IMAGE_TOKENS } from '../../server/services/usage';
+import { countTurnTokens, IMAGE_TOKENS } from '../../server/services/chat/usage';
 import { docxFile, pdfFile, PNG_BYTES } from './helpers/document-fixtures';
 import { startFakeEmbeddings, type FakeEmbeddings } from './helpers/fake-embeddings';
 import { isTitleRequest, startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai';

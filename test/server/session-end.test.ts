@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertPasswordReset } from '../../server/db/repositories/password-resets';
 import type { UserRecord } from '../../server/db/repositories/users';
-import { newOpaqueToken } from '../../server/services/tokens';
+import { newOpaqueToken } from '../../server/services/identity/tokens';
 import { addUser, API, bearer, demoClientId, errorDetail, login, post } from './helpers/fixtures';
 import { createTestApp, dbKind, type TestApp } from './helpers/test-app';
 

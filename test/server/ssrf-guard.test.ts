@@ -10,7 +10,7 @@ import {
   SafeFetchError,
   type ResolvedAddress,
   type SafeFetchOptions,
-} from '../../server/tools/safe-fetch';
+} from '../../server/services/chat/tools/safe-fetch';
 
 /**
  * The SSRF guard, without sending traffic to private ranges: refusals are checked before any connection, and the
@@ -82,7 +82,7 @@ const onSocket = (message: unknown) => {
   sockets.push(entry);
 };
 
-describe('SSRF guard (server/tools/safe-fetch.ts)', () => {
+describe('SSRF guard (server/services/chat/tools/safe-fetch.ts)', () => {
   let v4: CountingServer;
   let v6: CountingServer;
   const base = () => `http://127.0.0.1:${v4.port}`;

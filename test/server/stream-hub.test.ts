@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStreamHub, type ReplyEvent } from '../../server/services/stream-hub';
+import { createMemoryStreamHub, type ReplyEvent } from '../../server/platform/stream-hub';
 
 const follow = (events: ReplyEvent[]) => ({ onEvent: (e: ReplyEvent) => events.push(e), onEnd: () => events.push({ type: 'error', error: { type: 'unknown', message: 'END' } }) });
 const textOf = (events: ReplyEvent[]) => events.map((e) => (e.type === 'delta' ? e.text : '')).join('');

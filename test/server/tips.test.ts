@@ -3,7 +3,7 @@ import { errorEnvelope, successEnvelope } from '../../contract/envelope';
 import { normaliseTags } from '../../shared/tags';
 import { tipLevels, tipList, tipPersonas, type Tip } from '../../contract/tips';
 import { TIPS } from '../../server/db/tips-content';
-import { syncTips } from '../../server/services/tips';
+import { syncTips } from '../../server/services/chat/tips';
 import { API, bearer, login } from './helpers/fixtures';
 import { createTestApp, dbKind, type TestApp } from './helpers/test-app';
 

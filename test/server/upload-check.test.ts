@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UPLOAD_TYPE_REFUSED, uploadContentMismatch } from '../../contract/documents-constants';
 import { TooLargeError, UnsupportedTypeError } from '../../server/services/errors';
-import { checkUpload, EMPTY_FILE, ZIP_BOMB, ZIP_TOO_DENSE } from '../../server/services/upload-check';
+import { checkUpload, EMPTY_FILE, ZIP_BOMB, ZIP_TOO_DENSE } from '../../server/services/documents/upload-check';
 import {
   docxFile,
   EXE_BYTES,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storageFull, tooManyUploads } from '../../contract/documents-constants';
 import { loadConfig } from '../../server/config';
-import { BUILT_IN_STORAGE_QUOTA_MB, quotaText, storageQuotaMbOf } from '../../server/services/storage-quota';
+import { BUILT_IN_STORAGE_QUOTA_MB, quotaText, storageQuotaMbOf } from '../../server/services/documents/storage-quota';
 import { startChatServer, type ChatServer } from './helpers/chat-fixtures';
 import { storedFiles, uploadFile, type Uploaded } from './helpers/document-api';
 import { addUser, createOrganisation, login } from './helpers/fixtures';

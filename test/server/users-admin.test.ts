@@ -6,7 +6,7 @@ import { userList, type UserList } from '../../contract/users';
 import { insertDepartment, insertUnit } from '../../server/db/repositories/departments';
 import { findRefreshTokenByHash } from '../../server/db/repositories/refresh-tokens';
 import { findUserById, type UserRecord } from '../../server/db/repositories/users';
-import { sha256Hex } from '../../server/services/tokens';
+import { sha256Hex } from '../../server/services/identity/tokens';
 import { API, addUser, bearer, createOrganisation, login, post } from './helpers/fixtures';
 import { createTestApp, dbKind, type TestApp } from './helpers/test-app';
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { toolsMarker } from '../../shared/markers';
 import type { ToolsConfig } from '../../server/config';
-import { SafeFetchError } from '../../server/tools/safe-fetch';
+import { SafeFetchError } from '../../server/services/chat/tools/safe-fetch';
 import {
   browseTheWeb,
   SEARCHED_THE_WEB,
@@ -9,8 +9,8 @@ import {
   WEB_BROWSING_NOT_CONFIGURED,
   WEB_SEARCH_FOUND_NOTHING,
   webSearchFailed,
-} from '../../server/tools/web-browsing';
-import { readPage } from '../../server/tools/web-pages';
+} from '../../server/services/chat/tools/web-browsing';
+import { readPage } from '../../server/services/chat/tools/web-pages';
 import type { ConversationMessages, ReplyStopResult } from '../../contract/chat';
 import type { DocumentView } from '../../contract/documents';
 import { eventually, startChatServer, type ChatServer } from './helpers/chat-fixtures';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentView } from '../../contract/documents';
 import { uploadContentMismatch } from '../../contract/documents-constants';
-import { TOO_MANY_PARTS, ZIP_BOMB, ZIP_LIES } from '../../server/services/upload-check';
+import { TOO_MANY_PARTS, ZIP_BOMB, ZIP_LIES } from '../../server/services/documents/upload-check';
 import { eventually, startChatServer, type ChatServer } from './helpers/chat-fixtures';
 import { uploadFile, type Uploaded } from './helpers/document-api';
 import { docxFile, xlsxFile } from './helpers/document-fixtures';

@@ -1,5 +1,5 @@
 import { strToU8, zipSync } from 'fflate';
-import type { ExtractedExtension } from '../../server/ingest/extract';
+import type { ExtractedExtension } from '../../server/services/documents/ingest/extract';
 
 // Files of about `size` bytes built to hit what made an extractor super-linear: a regular expression that
 // backtracks over a long run (`# a` + spaces + `x` took two minutes at 12 KB in the Markdown heading pattern),

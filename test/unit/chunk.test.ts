@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chunkSections, CHUNK_DEFAULTS } from '../../server/ingest/chunk';
-import type { Section } from '../../server/ingest/sections';
+import { chunkSections, CHUNK_DEFAULTS } from '../../server/services/documents/ingest/chunk';
+import type { Section } from '../../server/services/documents/ingest/sections';
 
 const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(' ');
 

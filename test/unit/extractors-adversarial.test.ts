@@ -1,13 +1,13 @@
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { chunkSections } from '../../server/ingest/chunk';
-import { extractSections } from '../../server/ingest/extract';
-import { sectionsFromHtml } from '../../server/ingest/extract-docx';
-import { extractPptx, extractXlsx } from '../../server/ingest/extract-ooxml';
-import { withoutTrailingSpaces } from '../../server/ingest/extract-pdf';
-import { atxHeading, extractMarkdown } from '../../server/ingest/extract-text';
-import type { Section } from '../../server/ingest/sections';
-import { elements, startTags } from '../../server/ingest/xml-text';
+import { chunkSections } from '../../server/services/documents/ingest/chunk';
+import { extractSections } from '../../server/services/documents/ingest/extract';
+import { sectionsFromHtml } from '../../server/services/documents/ingest/extract-docx';
+import { extractPptx, extractXlsx } from '../../server/services/documents/ingest/extract-ooxml';
+import { withoutTrailingSpaces } from '../../server/services/documents/ingest/extract-pdf';
+import { atxHeading, extractMarkdown } from '../../server/services/documents/ingest/extract-text';
+import type { Section } from '../../server/services/documents/ingest/sections';
+import { elements, startTags } from '../../server/services/documents/ingest/xml-text';
 import { ADVERSARIAL_INPUTS } from './adversarial-inputs';
 
 // Every extractor, and chunking, is linear in its input: about 1 MB built against each former weakness (see

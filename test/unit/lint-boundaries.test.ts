@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_LAYERS } from '../../eslint/server-layers.js';
 
 // The import boundaries of ARCHITECTURE.md as eslint.config.js enforces them: each rule is shown to report a
 // violating snippet and to pass an allowed one. The files need not exist: lintText only uses the path.
@@ -43,13 +44,13 @@ describe('lint boundaries', () => {
 
   describe('(b) services never import server/http/', () => {
     it('reports an http import from a service', async () => {
-      expect(await problems('server/services/probe.ts', "import { errorBody } from '../http/errors';\nexport const y = errorBody;\n")).toContain(
+      expect(await problems('server/services/chat/probe.ts', "import { errorBody } from '../../http/errors';\nexport const y = errorBody;\n")).toContain(
         'no-restricted-imports',
       );
     });
     it('allows domain errors and repositories', async () => {
-      const code = "import { NotFoundError } from './errors';\nimport { findUserById } from '../db/repositories/users';\nexport const y = [NotFoundError, findUserById];\n";
-      expect(await problems('server/services/probe.ts', code)).toEqual([]);
+      const code = "import { NotFoundError } from '../errors';\nimport { findUserById } from '../../db/repositories/users';\nexport const y = [NotFoundError, findUserById];\n";
+      expect(await problems('server/services/chat/probe.ts', code)).toEqual([]);
       expect(await problems('server/routes/probe.ts', "import { ok } from '../http/reply';\nexport const y = ok;\n")).toEqual([]);
     });
   });
@@ -89,6 +90,35 @@ describe('lint boundaries', () => {
     it('allows shared/ in contract/ and machines/', async () => {
       expect(await problems('contract/probe.ts', "import { normaliseTags } from '../shared/tags';\nexport const y = normaliseTags;\n")).toEqual([]);
       expect(await problems('machines/probe.ts', "import { countWords } from '../shared/word-count';\nexport const y = countWords;\n")).toEqual([]);
+    });
+  });
+
+  describe('(f) server/ folders import only what eslint/server-layers.js allows', () => {
+    // One forbidden and one allowed import per folder, from the folder's own allow-list.
+    const probe = (layer: string) => (layer === 'services' ? 'server/services/probe.ts' : `server/${layer}/probe.ts`);
+    const importOf = (from: string, to: string) => {
+      const target = to === 'services' ? 'server/services/errors' : `server/${to}/x`;
+      const spec = path.posix.relative(path.posix.dirname(probe(from)), target);
+      return `import { x } from '${spec.startsWith('.') ? spec : `./${spec}`}';\nexport const y = x;\n`;
+    };
+    for (const [layer, allowed] of Object.entries(SERVER_LAYERS)) {
+      const forbidden = Object.keys(SERVER_LAYERS).filter((other) => other !== layer && !allowed.includes(other));
+      it(`${layer}: refuses ${forbidden.join(', ') || 'nothing'}${allowed.length ? `, allows ${allowed.join(', ')}` : ''}`, async () => {
+        for (const to of forbidden) expect(await problems(probe(layer), importOf(layer, to)), `${layer} -> ${to}`).toContain('tanya/server-layers');
+        for (const to of allowed) expect(await problems(probe(layer), importOf(layer, to)), `${layer} -> ${to}`).not.toContain('tanya/server-layers');
+      });
+    }
+    it('lists each folder after the folders it may import, so folders cannot import each other in a cycle', () => {
+      const order = Object.keys(SERVER_LAYERS);
+      for (const [layer, allowed] of Object.entries(SERVER_LAYERS)) {
+        for (const to of allowed) expect(order.indexOf(to), `${layer} -> ${to}`).toBeLessThan(order.indexOf(layer));
+      }
+    });
+    it('lets folders import the root files (context, config) as types only, and refuses a folder it does not know', async () => {
+      expect(await problems('server/services/chat/probe.ts', "import type { AppContext } from '../../context';\nexport type C = AppContext;\n")).toEqual([]);
+      expect(await problems('server/services/chat/probe.ts', "import { buildContext } from '../../context';\nexport const c = buildContext;\n")).toContain('tanya/server-layers');
+      expect(await problems('server/newfolder/probe.ts', 'export const y = 1;\n')).toContain('tanya/server-layers');
+      expect(await problems('server/app-probe.ts', "import { x } from './services/chat/chat';\nexport const y = x;\n")).toEqual([]);
     });
   });
 });

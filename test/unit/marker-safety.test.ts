@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { documentMarker, errorMarker, imageMarker, toolsMarker } from '../../shared/markers';
-import { neutraliseForeignMarkers } from '../../server/services/marker-safety';
+import { neutraliseForeignMarkers } from '../../server/services/chat/marker-safety';
 import { AssistantMarkdown } from '../../src/ui/markdown/assistant-markdown';
 
 const PUBLIC_URL = 'https://tanya.example';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config';
-import { hashPassword, setPasswordHashCost, verifyAgainstDummy, verifyPassword } from '../../server/services/passwords';
+import { hashPassword, setPasswordHashCost, verifyAgainstDummy, verifyPassword } from '../../server/services/identity/passwords';
 
 // The parameters argon2id wrote before PASSWORD_HASH_COST existed (argon2 0.44's defaults): production keeps them.
 const PRODUCTION_PARAMS = '$argon2id$v=19$m=65536,t=3,p=4$';

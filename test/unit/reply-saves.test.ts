@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createReplySaves, SAVE_CHARS, SAVE_INTERVAL_MS, type SaveBatch } from '../../server/services/reply-writer';
+import { createReplySaves, SAVE_CHARS, SAVE_INTERVAL_MS, type SaveBatch } from '../../server/services/chat/reply-writer';
 
 /** A saveBatch whose statements end when the test says so. */
 function recordingBatch() {

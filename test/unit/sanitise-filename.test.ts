@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitiseFilename } from '../../server/services/documents';
+import { sanitiseFilename } from '../../server/services/documents/documents';
 
 // The display name of an upload (issue 27): characters that draw nothing, or turn the text around them, must not
 // survive, or "invoice\u202Efdp.exe" reads as "invoiceexe.pdf" and two names that look the same differ.

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createWorkGate } from '../../server/services/send-gate';
+import { createWorkGate } from '../../server/services/chat/send-gate';
 
 describe('the send gate', () => {
   it('starts a lone piece of work at once, in the same turn of the event loop', async () => {

@@ -3,7 +3,7 @@ import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, DocumentsTable } from '../database';
 import { isoNow } from '../timestamps';
 
-// The only place that reads and writes the `documents` table (chunks are written by ingestion, server/ingest).
+// The only place that reads and writes the `documents` table (chunks are written by ingestion, server/services/documents/ingest).
 
 export type DocumentRecord = Selectable<DocumentsTable>;
 

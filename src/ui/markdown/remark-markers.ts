@@ -13,7 +13,7 @@ export { safeUrl };
 // an image or document marker, or a plain markdown image, that points anywhere else becomes an ordinary link.
 // Nothing from another origin is fetched on its own (no tracking pixels, no data leaking through image URLs),
 // and a stranger's file never looks like one of ours. The server neutralises them too
-// (server/services/marker-safety.ts); this is the renderer's own check, for replies stored before that.
+// (server/services/chat/marker-safety.ts); this is the renderer's own check, for replies stored before that.
 
 export const MARKER_TAGS = {
   image: 'tanya-image',

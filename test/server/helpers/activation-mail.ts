@@ -1,4 +1,4 @@
-import type { MailMessage } from '../../../server/services/mailer';
+import type { MailMessage } from '../../../server/platform/mailer';
 import { PUBLIC_URL } from './test-app';
 
 /** The activation code of a mail's link (`${PUBLIC_URL}/activate/{code}`), checked in the text and the HTML part. */

@@ -9,8 +9,8 @@ import { loadConfig, type Config } from '../../../server/config';
 import { createDb } from '../../../server/db/create-db';
 import type { Database } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
-import { setPasswordHashCost } from '../../../server/services/passwords';
-import { seedDemoData } from '../../../server/services/seed';
+import { setPasswordHashCost } from '../../../server/services/identity/passwords';
+import { seedDemoData } from '../../../server/seed';
 import { eventually } from './chat-fixtures';
 import { DEMO_PASSWORD, PUBLIC_URL, withPg } from './test-app';
 

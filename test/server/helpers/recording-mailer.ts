@@ -1,4 +1,4 @@
-import type { Mailer, MailMessage } from '../../../server/services/mailer';
+import type { Mailer, MailMessage } from '../../../server/platform/mailer';
 
 /** A mailer that keeps every mail it is asked to send. */
 export function recordingMailer(): Mailer & { sent: MailMessage[] } {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SAVE_CHARS, SAVE_INTERVAL_MS } from '../../../server/services/reply-writer';
+import { SAVE_CHARS, SAVE_INTERVAL_MS } from '../../../server/services/chat/reply-writer';
 import type { ChatServer } from './chat-fixtures';
 import { isTitleRequest, type FakeOpenAi } from './fake-openai';
 import { readSse } from './sse';

@@ -11,9 +11,9 @@ import { createDb } from '../../../server/db/create-db';
 import type { Database } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
 import type { AppLogger } from '../../../server/http/logger';
-import type { Mailer } from '../../../server/services/mailer';
-import { setPasswordHashCost } from '../../../server/services/passwords';
-import { seedDemoData } from '../../../server/services/seed';
+import type { Mailer } from '../../../server/platform/mailer';
+import { setPasswordHashCost } from '../../../server/services/identity/passwords';
+import { seedDemoData } from '../../../server/seed';
 
 export const DEMO_PASSWORD = 'demo-password-123';
 export const PUBLIC_URL = 'http://tanya.test';

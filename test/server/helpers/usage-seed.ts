@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, UsageLogsTable } from '../../../server/db/database';
 
-/** A usage row the way server/services/usage.ts writes one, with the fields a test cares about. */
+/** A usage row the way server/services/chat/usage.ts writes one, with the fields a test cares about. */
 export interface SeedUsage {
   user: { id: string; client_id: string | null };
   /** The department and unit recorded on the row (the person's assignment at the time). */
