@@ -1,4 +1,3 @@
-import { assertEvent, assign, sendTo, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import {
   DEPARTMENT_CREATE_FAILED,
   DEPARTMENT_CREATED,
@@ -17,22 +16,18 @@ import {
   UNIT_NAME_REQUIRED,
   UNIT_NAME_TOO_LONG,
 } from '../contract/departments-constants';
-import { serverDetailOf } from './load-failure';
-import { notProvided } from './not-provided';
-import { notice, type Notice } from './notice';
-import { pagerMachine, type PagerInput } from './pager.machine';
-import { report } from './report';
+import type { PagerInput } from './pager.machine';
+import type { ChangeRecordEvent, DeleteRecordEvent, Draft, EditRecordEvent, RecordEditorInput } from './record-editor.machine';
 
 /**
  * The Departments page ('Department Management', administration spec section 2, 4 "Department creation", 5, 8):
- * the organisation's departments with their units, and the dialogs that change them.
+ * the organisation's departments with their units, and the dialogs that change them. The page's machine is the
+ * shared record editor (machines/record-editor.machine.ts) with this input and these events:
  *
- * The list is the shared pager (`list`, invoked): 10 a page with page buttons, search after 500 ms.
- * States: `browsing`; `editing` (the 'Add Department', 'Edit Department' or 'Add Unit to {department}' dialog:
- * one name field, required, at most NAME_MAX_LENGTH characters, checked before any call) -> `saving` (tag `busy`,
- * invokes `save`) -> `browsing` with the spec's success toast, or back to `editing` with the server's sentence (a
- * name already taken) else the spec's failure text, keeping what was typed. `confirming` (the delete confirmation
- * of a department or a unit) -> `deleting` (tag `busy`, invokes `remove`) -> `browsing`.
+ * The list: 10 a page with page buttons, search after 500 ms. The dialogs ('Add Department', 'Edit Department',
+ * 'Add Unit to {department}'): one name field, required, at most NAME_MAX_LENGTH characters, checked before any
+ * call; a failed save shows the server's sentence (a name already taken) else the spec's failure text, keeping
+ * what was typed. The delete confirmation of a department or a unit; a failed delete closes it.
  * After a change the list is read again: at once, except after a department is created, when the spec waits 1 s.
  */
 
@@ -57,34 +52,10 @@ export type NameEdit =
 /** What a confirmation deletes. */
 export type Deletion = { kind: 'department'; departmentId: string } | { kind: 'unit'; departmentId: string; unitId: string };
 
-export type SaveNameRequest = NameEdit & { name: string };
-
-export interface DepartmentsAdminContext {
-  edit: NameEdit | null;
-  name: string;
-  nameError: string | null;
-  deletion: Deletion | null;
-}
-
-export type DepartmentsAdminEvent =
-  | { type: 'departments.search'; text: string }
-  | { type: 'departments.goTo'; page: number }
-  | { type: 'department.new' }
-  | { type: 'department.edit'; departmentId: string; name: string }
-  | { type: 'unit.add'; departmentId: string; departmentName: string }
-  | { type: 'field.name'; text: string }
-  | { type: 'form.submit' }
-  | { type: 'form.cancel' }
-  | { type: 'department.delete'; departmentId: string }
-  | { type: 'unit.delete'; departmentId: string; unitId: string }
-  | { type: 'delete.confirm' }
-  | { type: 'delete.cancel' }
-  /** From the list: its failure toasts, passed on. */
-  | Notice
-  | DoneActorEvent<unknown, 'save'>
-  | ErrorActorEvent<unknown, 'save'>
-  | DoneActorEvent<unknown, 'remove'>
-  | ErrorActorEvent<unknown, 'remove'>;
+/** A dialog's draft: what it changes and the name typed. */
+export type NameDraft = NameEdit & { name: string };
+/** What the `save` slot is asked for: the draft with its name trimmed. */
+export type SaveNameRequest = NameDraft;
 
 const isUnit = (edit: NameEdit | null) => edit?.kind === 'addUnit';
 
@@ -96,132 +67,50 @@ export function nameError(edit: NameEdit | null, name: string): string | null {
   return null;
 }
 
-const SAVED: Record<NameEdit['kind'], string> = {
-  createDepartment: DEPARTMENT_CREATED,
-  renameDepartment: DEPARTMENT_UPDATED,
-  addUnit: UNIT_CREATED,
+const asDraft = (draft: Draft) => draft as unknown as NameDraft;
+
+export const departmentsAdminInput: RecordEditorInput = {
+  list: departmentListInput,
+  rules: {
+    errors: (draft) => {
+      const error = nameError(asDraft(draft), asDraft(draft).name);
+      return error ? { name: error } : null;
+    },
+    request: (draft): SaveNameRequest => ({ ...asDraft(draft), name: asDraft(draft).name.trim() }),
+  },
+  refetchLaterMs: REFETCH_AFTER_CREATE_MS,
 };
-const SAVE_FAILED: Record<NameEdit['kind'], string> = {
-  createDepartment: DEPARTMENT_CREATE_FAILED,
-  renameDepartment: DEPARTMENT_UPDATE_FAILED,
-  addUnit: UNIT_CREATE_FAILED,
+
+/** The events that open the page's dialogs, with the spec's words for each change. */
+export const departmentEvents = {
+  /** 'Add Department': a blank name; the list is read again 1 s after it is saved. */
+  create: (): EditRecordEvent => ({
+    type: 'record.edit',
+    draft: { kind: 'createDepartment', name: '' },
+    plan: { saved: DEPARTMENT_CREATED, failed: DEPARTMENT_CREATE_FAILED, then: 'refetchLater' },
+  }),
+  /** 'Edit Department': its name as it is. */
+  rename: (departmentId: string, name: string): EditRecordEvent => ({
+    type: 'record.edit',
+    draft: { kind: 'renameDepartment', departmentId, name },
+    plan: { saved: DEPARTMENT_UPDATED, failed: DEPARTMENT_UPDATE_FAILED, then: 'refetch' },
+  }),
+  /** 'Add Unit to {department}': a blank name. */
+  addUnit: (departmentId: string, departmentName: string): EditRecordEvent => ({
+    type: 'record.edit',
+    draft: { kind: 'addUnit', departmentId, departmentName, name: '' },
+    plan: { saved: UNIT_CREATED, failed: UNIT_CREATE_FAILED, then: 'refetch' },
+  }),
+  deleteDepartment: (departmentId: string): DeleteRecordEvent => ({
+    type: 'record.delete',
+    target: { kind: 'department', departmentId },
+    plan: { deleted: DEPARTMENT_DELETED, failed: DEPARTMENT_DELETE_FAILED },
+  }),
+  deleteUnit: (departmentId: string, unitId: string): DeleteRecordEvent => ({
+    type: 'record.delete',
+    target: { kind: 'unit', departmentId, unitId },
+    plan: { deleted: UNIT_DELETED, failed: UNIT_DELETE_FAILED },
+  }),
+  /** Typing in the dialog's name field. */
+  typeName: (text: string): ChangeRecordEvent => ({ type: 'record.change', patch: { name: text } }),
 };
-const DELETED: Record<Deletion['kind'], string> = { department: DEPARTMENT_DELETED, unit: UNIT_DELETED };
-const DELETE_FAILED: Record<Deletion['kind'], string> = { department: DEPARTMENT_DELETE_FAILED, unit: UNIT_DELETE_FAILED };
-
-const closed = { edit: null, name: '', nameError: null };
-
-export const departmentsAdminMachine = setup({
-  types: {
-    context: {} as DepartmentsAdminContext,
-    events: {} as DepartmentsAdminEvent,
-    emitted: {} as Notice,
-    tags: {} as 'busy',
-    children: {} as { list: 'list'; save: 'save'; remove: 'remove' },
-  },
-  actors: {
-    list: pagerMachine,
-    save: notProvided<unknown, SaveNameRequest>('save'),
-    remove: notProvided<unknown, Deletion>('remove'),
-  },
-  guards: {
-    nameIsValid: ({ context }) => nameError(context.edit, context.name) === null,
-    createdDepartment: ({ context }) => context.edit?.kind === 'createDepartment',
-  },
-  actions: {
-    passNotice: report(({ event }: { event: Notice }) => event),
-    reportSaved: report(({ context }: { context: DepartmentsAdminContext }) => notice('success', SAVED[context.edit!.kind])),
-    reportSaveFailed: report(({ context, event }: { context: DepartmentsAdminContext; event: { error?: unknown } }) =>
-      notice('error', serverDetailOf(event.error) ?? SAVE_FAILED[context.edit!.kind]),
-    ),
-    reportDeleted: report(({ context }: { context: DepartmentsAdminContext }) => notice('success', DELETED[context.deletion!.kind])),
-    reportDeleteFailed: report(({ context, event }: { context: DepartmentsAdminContext; event: { error?: unknown } }) =>
-      notice('error', serverDetailOf(event.error) ?? DELETE_FAILED[context.deletion!.kind]),
-    ),
-    refetchList: sendTo('list', { type: 'pager.refetch' }),
-    refetchListLater: sendTo('list', { type: 'pager.refetch' }, { delay: REFETCH_AFTER_CREATE_MS }),
-  },
-}).createMachine({
-  id: 'departmentsAdmin',
-  context: { ...closed, deletion: null },
-  invoke: { id: 'list', src: 'list', input: departmentListInput },
-  initial: 'browsing',
-  on: {
-    'departments.search': { actions: sendTo('list', ({ event }) => ({ type: 'pager.search' as const, text: event.text })) },
-    'departments.goTo': { actions: sendTo('list', ({ event }) => ({ type: 'pager.goTo' as const, page: event.page })) },
-    'notice.show': { actions: 'passNotice' },
-  },
-  states: {
-    browsing: {
-      on: {
-        'department.new': { target: 'editing', actions: assign({ ...closed, edit: { kind: 'createDepartment' } }) },
-        'department.edit': {
-          target: 'editing',
-          actions: assign(({ event }) => ({ edit: { kind: 'renameDepartment' as const, departmentId: event.departmentId }, name: event.name, nameError: null })),
-        },
-        'unit.add': {
-          target: 'editing',
-          actions: assign(({ event }) => ({
-            edit: { kind: 'addUnit' as const, departmentId: event.departmentId, departmentName: event.departmentName },
-            name: '',
-            nameError: null,
-          })),
-        },
-        'department.delete': {
-          target: 'confirming',
-          actions: assign(({ event }) => ({ deletion: { kind: 'department' as const, departmentId: event.departmentId } })),
-        },
-        'unit.delete': {
-          target: 'confirming',
-          actions: assign(({ event }) => ({ deletion: { kind: 'unit' as const, departmentId: event.departmentId, unitId: event.unitId } })),
-        },
-      },
-    },
-    editing: {
-      on: {
-        'field.name': {
-          actions: assign(({ event }) => {
-            assertEvent(event, 'field.name');
-            return { name: event.text, nameError: null };
-          }),
-        },
-        'form.submit': [
-          { guard: 'nameIsValid', target: 'saving' },
-          { actions: assign(({ context }) => ({ nameError: nameError(context.edit, context.name) })) },
-        ],
-        'form.cancel': { target: 'browsing', actions: assign(closed) },
-      },
-    },
-    saving: {
-      tags: ['busy'],
-      invoke: {
-        id: 'save',
-        src: 'save',
-        input: ({ context }) => ({ ...context.edit!, name: context.name.trim() }),
-        onDone: [
-          { guard: 'createdDepartment', target: 'browsing', actions: ['reportSaved', 'refetchListLater', assign(closed)] },
-          { target: 'browsing', actions: ['reportSaved', 'refetchList', assign(closed)] },
-        ],
-        onError: { target: 'editing', actions: 'reportSaveFailed' },
-      },
-    },
-    confirming: {
-      on: {
-        'delete.confirm': 'deleting',
-        'delete.cancel': { target: 'browsing', actions: assign({ deletion: null }) },
-      },
-    },
-    deleting: {
-      tags: ['busy'],
-      invoke: {
-        id: 'remove',
-        src: 'remove',
-        input: ({ context }) => context.deletion!,
-        onDone: { target: 'browsing', actions: ['reportDeleted', 'refetchList', assign({ deletion: null })] },
-        onError: { target: 'browsing', actions: ['reportDeleteFailed', assign({ deletion: null })] },
-      },
-    },
-  },
-});
-
-export type DepartmentsAdminMachine = typeof departmentsAdminMachine;

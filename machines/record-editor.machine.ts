@@ -101,6 +101,11 @@ export type RecordEditorEvent =
   | DoneActorEvent<unknown, 'remove'>
   | ErrorActorEvent<unknown, 'remove'>;
 
+/** The events a screen builds with its own words: open the dialog, change its fields, ask about a delete. */
+export type EditRecordEvent = Extract<RecordEditorEvent, { type: 'record.edit' }>;
+export type ChangeRecordEvent = Extract<RecordEditorEvent, { type: 'record.change' }>;
+export type DeleteRecordEvent = Extract<RecordEditorEvent, { type: 'record.delete' }>;
+
 /** The sentences of a draft's broken rules ({} when it may be saved). */
 export const draftErrors = (rules: EditorRules, draft: Draft | null): FieldErrors => (draft && rules.errors?.(draft)) || {};
 
@@ -200,7 +205,7 @@ export const recordEditorMachine = setup({
       invoke: {
         id: 'save',
         src: 'save',
-        input: ({ context }) => (context.rules.request ? context.rules.request(context.draft!) : context.draft),
+        input: ({ context }: { context: RecordEditorContext }) => (context.rules.request ? context.rules.request(context.draft!) : context.draft),
         onDone: [
           { guard: 'refetchLater', target: 'browsing', actions: ['reportSaved', 'refetchListLater', 'closeDialog'] },
           { guard: 'upsert', target: 'browsing', actions: ['showServerCopy', 'reportSaved', 'closeDialog'] },

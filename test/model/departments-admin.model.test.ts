@@ -14,19 +14,27 @@ import {
 } from '../../contract/departments-constants';
 import { loadFailure } from '../../machines/load-failure';
 import {
+  departmentEvents,
   departmentListInput,
-  departmentsAdminMachine,
+  departmentsAdminInput,
   nameError,
   REFETCH_AFTER_CREATE_MS,
   type Deletion,
+  type NameDraft,
   type SaveNameRequest,
 } from '../../machines/departments-admin.machine';
 import { notice, type Notice } from '../../machines/notice';
+import { recordEditorMachine, type Draft } from '../../machines/record-editor.machine';
 import { pendingActor } from './support/fakes';
 import { runModelTest } from './support/run-model';
 
+/** The Departments page's machine: the record editor with the departments' input (its list, name rule, words). */
+const departmentsAdminMachine = recordEditorMachine;
 type Snap = SnapshotFrom<typeof departmentsAdminMachine>;
 type Ev = EventFrom<typeof departmentsAdminMachine>;
+const edit = (s: Snap) => s.context.draft as NameDraft | null;
+const deletion = (s: Snap) => s.context.target as Deletion | null;
+const nameErrorShown = (s: Snap) => s.context.errors.name ?? null;
 
 const taken = loadFailure('HTTP 409', 'A department with this name already exists');
 const dropped = loadFailure('Network Error', null);
@@ -46,30 +54,30 @@ const testMachine = () =>
         listInputs.push(input);
         receive((e) => toList.push(e));
       }) as never,
-      save: pendingActor<unknown, SaveNameRequest>((i) => saves.push(i)),
-      remove: pendingActor<unknown, Deletion>((i) => removals.push(i)),
+      save: pendingActor<unknown, unknown>((i) => saves.push(i as SaveNameRequest)),
+      remove: pendingActor<unknown, Draft>((i) => removals.push(i as Deletion)),
     },
   });
 
 function eventsFor(s: Snap): Ev[] {
-  const always: Ev[] = [{ type: 'departments.search', text: 'fin' }, { type: 'departments.goTo', page: 2 }, notice('error', 'Failed to fetch departments')];
+  const always: Ev[] = [{ type: 'list.search', text: 'fin' }, { type: 'list.goTo', page: 2 }, notice('error', 'Failed to fetch departments')];
   if (s.matches('browsing')) {
     return [
       ...always,
-      { type: 'department.new' },
-      { type: 'department.edit', departmentId: 'd1', name: 'Finance' },
-      { type: 'unit.add', departmentId: 'd1', departmentName: 'Finance' },
-      { type: 'department.delete', departmentId: 'd1' },
-      { type: 'unit.delete', departmentId: 'd1', unitId: 'u1' },
+      departmentEvents.create(),
+      departmentEvents.rename('d1', 'Finance'),
+      departmentEvents.addUnit('d1', 'Finance'),
+      departmentEvents.deleteDepartment('d1'),
+      departmentEvents.deleteUnit('d1', 'u1'),
       { type: 'form.submit' },
     ];
   }
   if (s.matches('editing')) {
     return [
       ...always,
-      { type: 'field.name', text: '  Legal  ' },
-      { type: 'field.name', text: '   ' },
-      { type: 'field.name', text: 'x'.repeat(101) },
+      departmentEvents.typeName('  Legal  '),
+      departmentEvents.typeName('   '),
+      departmentEvents.typeName('x'.repeat(101)),
       { type: 'form.submit' },
       { type: 'form.cancel' },
     ];
@@ -82,7 +90,7 @@ function eventsFor(s: Snap): Ev[] {
       { type: 'form.cancel' },
     ] as never[];
   }
-  if (s.matches('confirming')) return [{ type: 'delete.confirm' }, { type: 'delete.cancel' }, { type: 'department.new' }];
+  if (s.matches('confirming')) return [{ type: 'delete.confirm' }, { type: 'delete.cancel' }, departmentEvents.create()];
   return [
     { type: 'xstate.done.actor.remove', output: {}, actorId: 'remove' },
     { type: 'xstate.error.actor.remove', error: dropped, actorId: 'remove' },
@@ -96,48 +104,48 @@ function checkStep(s: Snap, e: { type: string } | null) {
   const fresh = { list: toList.slice(seen.list), emitted: emitted.slice(seen.emitted) };
   seen = { list: toList.length, emitted: emitted.length };
 
-  expect(listInputs).toEqual([departmentListInput]);
+  expect(listInputs).toEqual([{ ...departmentListInput, parent: expect.anything() }]);
   expect(s.hasTag('busy')).toBe(s.matches('saving') || s.matches('deleting'));
-  expect(s.context.edit !== null).toBe(s.matches('editing') || s.matches('saving'));
-  expect(s.context.deletion !== null).toBe(s.matches('confirming') || s.matches('deleting'));
-  if (s.matches('saving') && !p?.matches('saving')) expect(saves.at(-1)).toEqual({ ...s.context.edit, name: s.context.name.trim() });
-  if (s.matches('deleting') && !p?.matches('deleting')) expect(removals.at(-1)).toEqual(s.context.deletion);
+  expect(edit(s) !== null).toBe(s.matches('editing') || s.matches('saving'));
+  expect(deletion(s) !== null).toBe(s.matches('confirming') || s.matches('deleting'));
+  if (s.matches('saving') && !p?.matches('saving')) expect(saves.at(-1)).toEqual({ ...edit(s), name: edit(s)!.name.trim() });
+  if (s.matches('deleting') && !p?.matches('deleting')) expect(removals.at(-1)).toEqual(deletion(s));
 
   const list: EventObject[] = [];
   const out: Notice[] = [];
   switch (event?.type) {
-    case 'departments.search':
+    case 'list.search':
       list.push({ type: 'pager.search', text: 'fin' } as EventObject);
       break;
-    case 'departments.goTo':
+    case 'list.goTo':
       list.push({ type: 'pager.goTo', page: 2 } as EventObject);
       break;
     case 'notice.show':
       out.push(notice('error', 'Failed to fetch departments'));
       break;
     case 'form.submit':
-      if (p!.matches('editing') && s.matches('editing')) expect(s.context.nameError).toBe(nameError(p!.context.edit, p!.context.name));
+      if (p!.matches('editing') && s.matches('editing')) expect(nameErrorShown(s)).toBe(nameError(edit(p!), edit(p!)!.name));
       break;
     case 'xstate.done.actor.save': {
-      const kind = p!.context.edit!.kind;
+      const kind = edit(p!)!.kind;
       out.push(notice('success', kind === 'createDepartment' ? DEPARTMENT_CREATED : kind === 'renameDepartment' ? DEPARTMENT_UPDATED : UNIT_CREATED));
       // A new department: the list is read again after 1 s (a delayed event, not yet sent); other changes at once.
       if (kind !== 'createDepartment') list.push({ type: 'pager.refetch' });
       break;
     }
     case 'xstate.error.actor.save': {
-      const kind = p!.context.edit!.kind;
+      const kind = edit(p!)!.kind;
       const fallback = kind === 'renameDepartment' ? DEPARTMENT_UPDATE_FAILED : kind === 'createDepartment' ? 'Failed to create department' : 'Failed to create unit';
       out.push(notice('error', event.error === taken ? 'A department with this name already exists' : fallback));
-      expect(s.context.name).toBe(p!.context.name);
+      expect(edit(s)!.name).toBe(edit(p!)!.name);
       break;
     }
     case 'xstate.done.actor.remove':
-      out.push(notice('success', p!.context.deletion!.kind === 'department' ? DEPARTMENT_DELETED : UNIT_DELETED));
+      out.push(notice('success', deletion(p!)!.kind === 'department' ? DEPARTMENT_DELETED : UNIT_DELETED));
       list.push({ type: 'pager.refetch' });
       break;
     case 'xstate.error.actor.remove':
-      out.push(notice('error', p!.context.deletion!.kind === 'department' ? DEPARTMENT_DELETE_FAILED : 'Failed to delete unit'));
+      out.push(notice('error', deletion(p!)!.kind === 'department' ? DEPARTMENT_DELETE_FAILED : 'Failed to delete unit'));
       break;
   }
   expect(fresh.list).toEqual(list);
@@ -159,12 +167,21 @@ runModelTest({
     prev = null;
     actor.on('*', (ev) => emitted.push(ev as Notice));
   },
-  inputs: [undefined as never],
+  inputs: [departmentsAdminInput],
   events: eventsFor,
   key: (s) =>
-    JSON.stringify([s.value, s.context.edit?.kind ?? null, s.context.deletion?.kind ?? null, nameError(s.context.edit, s.context.name), s.context.nameError]),
-  simpleKey: (s) => JSON.stringify([s.value, s.context.edit?.kind ?? null, s.context.deletion?.kind ?? null]),
+    JSON.stringify([s.value, edit(s)?.kind ?? null, deletion(s)?.kind ?? null, edit(s) && nameError(edit(s), edit(s)!.name), nameErrorShown(s)]),
+  simpleKey: (s) => JSON.stringify([s.value, edit(s)?.kind ?? null, deletion(s)?.kind ?? null]),
   edgeKeys: true,
+  // The page filters nothing, has no retry button, reads the list again after every save and closes the question
+  // after any failed delete: the record editor's own model test takes these.
+  notTakenByThisInput: [
+    'recordEditor --list.filter#2--> (self)',
+    'recordEditor --list.retry#3--> (self)',
+    'recordEditor.saving --xstate.done.actor.save#1--> recordEditor.browsing',
+    'recordEditor.deleting --xstate.error.actor.remove#1--> recordEditor.browsing',
+    'recordEditor.deleting --xstate.error.actor.remove#2--> recordEditor.confirming',
+  ],
   checks: { browsing: checkStep, editing: checkStep, saving: checkStep, confirming: checkStep, deleting: checkStep },
 });
 
@@ -177,12 +194,13 @@ describe('departments admin (examples)', () => {
         departmentsAdminMachine.provide({
           actors: {
             list: fromCallback<EventObject, unknown>(({ receive }) => receive((e) => told.push(e))) as never,
-            save: pendingActor<unknown, SaveNameRequest>(),
+            save: pendingActor<unknown, unknown>(),
           },
         }),
+        { input: departmentsAdminInput },
       ).start();
-      actor.send({ type: 'department.new' });
-      actor.send({ type: 'field.name', text: 'Legal' });
+      actor.send(departmentEvents.create());
+      actor.send(departmentEvents.typeName('Legal'));
       actor.send({ type: 'form.submit' });
       actor.send({ type: 'xstate.done.actor.save', output: {}, actorId: 'save' } as never);
       expect(told).toEqual([]);

@@ -8,6 +8,7 @@ import {
   recordEditorMachine,
   type DeletePlan,
   type Draft,
+  type EditorRules,
   type RecordEditorInput,
   type SavePlan,
 } from '../../machines/record-editor.machine';
@@ -19,7 +20,7 @@ type Ev = EventFrom<typeof recordEditorMachine>;
 
 const NAME_REQUIRED = 'Name is required';
 const listInput: PagerInput = { pageSize: 10, mode: 'replace', messages: { load: 'Failed to fetch things' } };
-const rules: RecordEditorInput['rules'] = {
+const rules: EditorRules = {
   errors: (draft) => (String(draft.name ?? '').trim() === '' ? { name: NAME_REQUIRED } : null),
   request: (draft) => ({ ...draft, name: String(draft.name).trim() }),
 };

@@ -1,30 +1,46 @@
 import { fromPromise } from 'xstate';
-import { departmentsAdminMachine, type Deletion, type SaveNameRequest } from '../../../machines/departments-admin.machine';
+import type { Deletion, SaveNameRequest } from '../../../machines/departments-admin.machine';
 import { pagerMachine, type PageRequest, type PageResult } from '../../../machines/pager.machine';
-import { addUnit, createDepartment, deleteDepartment, deleteUnit, fetchDepartmentPage, renameDepartment } from '../../api/departments';
+import type { Draft } from '../../../machines/record-editor.machine';
+import type { addUnit, createDepartment, deleteDepartment, deleteUnit, fetchDepartmentPage, renameDepartment } from '../../api/departments';
 import { withServerDetail } from '../../lib/load-failure';
 
-
-function save(request: SaveNameRequest): Promise<unknown> {
-  if (request.kind === 'createDepartment') return createDepartment(request.name);
-  if (request.kind === 'renameDepartment') return renameDepartment(request.departmentId, request.name);
-  return addUnit(request.departmentId, request.name);
+/** The API functions the Departments page calls (src/api/departments.ts; tests pass fakes). */
+export interface DepartmentsApi {
+  fetchDepartmentPage: typeof fetchDepartmentPage;
+  createDepartment: typeof createDepartment;
+  renameDepartment: typeof renameDepartment;
+  addUnit: typeof addUnit;
+  deleteDepartment: typeof deleteDepartment;
+  deleteUnit: typeof deleteUnit;
 }
 
-/** The Departments page's machine with its calls. */
-export const departmentsPageMachine = departmentsAdminMachine.provide({
-  actors: {
+/**
+ * The Departments page's side effects, for the record editor (machines/record-editor.machine.ts): a page of the
+ * list, a dialog's save (create, rename, add a unit) and a delete (a department or a unit). Built once at module
+ * level: `recordEditorMachine.provide({ actors: defineDepartmentsActors({ api }) })`.
+ */
+export function defineDepartmentsActors({ api }: { api: DepartmentsApi }) {
+  const save = (request: SaveNameRequest): Promise<unknown> => {
+    if (request.kind === 'createDepartment') return api.createDepartment(request.name);
+    if (request.kind === 'renameDepartment') return api.renameDepartment(request.departmentId, request.name);
+    return api.addUnit(request.departmentId, request.name);
+  };
+  return {
     list: pagerMachine.provide({
       actors: {
         fetchPage: fromPromise<PageResult, PageRequest>(async ({ input, signal }) => {
-          const list = await fetchDepartmentPage({ page: input.page, pageSize: input.pageSize, search: input.query }, signal);
+          const list = await api.fetchDepartmentPage({ page: input.page, pageSize: input.pageSize, search: input.query }, signal);
           return { items: list.departments, page: list.page, total: list.total, totalPages: list.total_pages };
         }),
       },
     }),
-    save: fromPromise<unknown, SaveNameRequest>(({ input }) => withServerDetail(save(input))),
-    remove: fromPromise<unknown, Deletion>(({ input }) =>
-      withServerDetail(input.kind === 'department' ? deleteDepartment(input.departmentId) : deleteUnit(input.departmentId, input.unitId)),
-    ),
-  },
-});
+    save: fromPromise<unknown, unknown>(({ input }) => withServerDetail(save(input as SaveNameRequest))),
+    remove: fromPromise<unknown, Draft>(({ input }) => {
+      const deletion = input as Deletion;
+      return withServerDetail(
+        deletion.kind === 'department' ? api.deleteDepartment(deletion.departmentId) : api.deleteUnit(deletion.departmentId, deletion.unitId),
+      );
+    }),
+  };
+}

@@ -1,10 +1,13 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { Pencil, Plus, Trash2, X } from 'lucide-react';
 import type { Department } from '../../../contract/departments';
 import { DEPARTMENT_DELETE_CONFIRM, UNIT_DELETE_CONFIRM } from '../../../contract/departments-constants';
+import { departmentEvents, departmentsAdminInput, type Deletion, type NameDraft } from '../../../machines/departments-admin.machine';
 import { pagerView, samePagerView } from '../../../machines/pager.machine';
+import { recordEditorMachine } from '../../../machines/record-editor.machine';
+import { addUnit, createDepartment, deleteDepartment, deleteUnit, fetchDepartmentPage, renameDepartment } from '../../api/departments';
 import { shallowEqual } from '../../lib/shallow-equal';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
@@ -13,22 +16,23 @@ import { PageTitle } from '../../ui/page-title';
 import { Pagination } from '../../ui/pagination';
 import { Cell, HeaderCell, ResponsiveTable, Row, RowHeader, TableBody, TableHead } from '../../ui/responsive-table';
 import { SearchBox } from '../../ui/search-box';
-import { Spinner } from '../../ui/spinner';
+import { ListStatus } from '../../ui/list-status';
 import { TextField } from '../../ui/text-field';
-import { toast } from '../../ui/toast';
-import { departmentsPageMachine } from './departments-actors';
+import { useNoticeToasts } from '../../ui/use-notice-toasts';
+import { defineDepartmentsActors } from './departments-actors';
+
+const machine = recordEditorMachine.provide({
+  actors: defineDepartmentsActors({ api: { fetchDepartmentPage, createDepartment, renameDepartment, addUnit, deleteDepartment, deleteUnit } }),
+});
 
 const iconButton =
   'flex size-8 cursor-pointer items-center justify-center rounded-md text-gray-700 hover:bg-gray-200 hover:text-gray-900 dark:text-gray-200 dark:hover:bg-gray-700 dark:hover:text-white';
 const chip = 'inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-xs';
 
-/** /departments ('Department Management'): a thin view of the departments-admin machine. */
+/** /departments ('Department Management'): a thin view of the record editor with the departments' input. */
 export default function DepartmentsPage() {
-  const admin = useActorRef(departmentsPageMachine);
-  useEffect(() => {
-    const sub = admin.on('notice.show', (n) => toast[n.tone](n.text));
-    return () => sub.unsubscribe();
-  }, [admin]);
+  const admin = useActorRef(machine, { input: departmentsAdminInput });
+  useNoticeToasts(admin);
   const listRef = useSelector(admin, (s) => s.children.list)!;
   const list = useSelector(listRef, (s) => pagerView<Department>(s), samePagerView);
   const state = useSelector(
@@ -38,10 +42,9 @@ export default function DepartmentsPage() {
       saving: s.matches('saving'),
       confirming: s.matches('confirming') || s.matches('deleting'),
       deleting: s.matches('deleting'),
-      edit: s.context.edit,
-      deletion: s.context.deletion,
-      name: s.context.name,
-      nameError: s.context.nameError,
+      edit: s.context.draft as NameDraft | null,
+      deletion: s.context.target as Deletion | null,
+      nameError: s.context.errors.name ?? null,
     }),
     shallowEqual,
   );
@@ -59,7 +62,7 @@ export default function DepartmentsPage() {
     <div className="mx-auto max-w-5xl space-y-6 p-6 md:p-10">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <PageTitle>Department Management</PageTitle>
-        <Button variant="primary" onPress={() => admin.send({ type: 'department.new' })}>
+        <Button variant="primary" onPress={() => admin.send(departmentEvents.create())}>
           <Plus aria-hidden className="size-4" /> Add Department
         </Button>
       </div>
@@ -67,24 +70,18 @@ export default function DepartmentsPage() {
         label="Search departments"
         placeholder="Search departments..."
         value={list.searchText}
-        onChange={(text) => admin.send({ type: 'departments.search', text })}
+        onChange={(text) => admin.send({ type: 'list.search', text })}
         className="max-w-md"
       />
       <ResponsiveTable
         aria-label="Departments"
         footer={
-          <>
-            {(list.loading || list.searching) && list.items.length === 0 && (
-              <div className="flex justify-center p-6">
-                <Spinner label="Loading departments" />
-              </div>
-            )}
-            {!list.loading && !list.searching && list.items.length === 0 && (
-              <p className="p-6 text-center text-sm text-gray-700 dark:text-gray-300">
-                {list.error ?? (list.searchText.trim() ? 'No departments found' : 'No departments yet')}
-              </p>
-            )}
-          </>
+          <ListStatus
+            hasItems={list.items.length > 0}
+            busy={list.loading || list.searching}
+            loadingLabel="Loading departments"
+            empty={list.error ?? (list.searchText.trim() ? 'No departments found' : 'No departments yet')}
+          />
         }
       >
         <TableHead>
@@ -104,7 +101,7 @@ export default function DepartmentsPage() {
                       {u.name}
                       <AriaButton
                         aria-label={`Delete unit ${u.name}`}
-                        onPress={() => admin.send({ type: 'unit.delete', departmentId: d.id, unitId: u.id })}
+                        onPress={() => admin.send(departmentEvents.deleteUnit(d.id, u.id))}
                         className="-mr-1 rounded-full p-0.5 hover:bg-gray-300 dark:hover:bg-gray-600"
                       >
                         <X aria-hidden className="size-3" />
@@ -114,7 +111,7 @@ export default function DepartmentsPage() {
                   <li>
                     <AriaButton
                       aria-label={`Add unit to ${d.name}`}
-                      onPress={() => admin.send({ type: 'unit.add', departmentId: d.id, departmentName: d.name })}
+                      onPress={() => admin.send(departmentEvents.addUnit(d.id, d.name))}
                       className={`${chip} border border-dashed border-gray-400 text-gray-700 hover:bg-gray-100 dark:border-gray-500 dark:text-gray-200 dark:hover:bg-gray-700`}
                     >
                       <Plus aria-hidden className="size-3" /> Add Unit
@@ -127,14 +124,14 @@ export default function DepartmentsPage() {
                   <AriaButton
                     aria-label={`Edit department ${d.name}`}
                     className={iconButton}
-                    onPress={() => admin.send({ type: 'department.edit', departmentId: d.id, name: d.name })}
+                    onPress={() => admin.send(departmentEvents.rename(d.id, d.name))}
                   >
                     <Pencil aria-hidden className="size-4" />
                   </AriaButton>
                   <AriaButton
                     aria-label={`Delete department ${d.name}`}
                     className={iconButton}
-                    onPress={() => admin.send({ type: 'department.delete', departmentId: d.id })}
+                    onPress={() => admin.send(departmentEvents.deleteDepartment(d.id))}
                   >
                     <Trash2 aria-hidden className="size-4" />
                   </AriaButton>
@@ -144,9 +141,7 @@ export default function DepartmentsPage() {
           ))}
         </TableBody>
       </ResponsiveTable>
-      {list.totalPages > 1 && (
-        <Pagination page={list.page} totalPages={list.totalPages} onPageChange={(page) => admin.send({ type: 'departments.goTo', page })} />
-      )}
+      <Pagination page={list.page} totalPages={list.totalPages} onPageChange={(page) => admin.send({ type: 'list.goTo', page })} />
 
       <Modal
         isOpen={state.editing}
@@ -174,8 +169,8 @@ export default function DepartmentsPage() {
             label={edit?.kind === 'addUnit' ? 'Unit Name' : 'Department Name'}
             isRequired
             autoFocus
-            value={state.name}
-            onChange={(text) => admin.send({ type: 'field.name', text })}
+            value={edit?.name ?? ''}
+            onChange={(text) => admin.send(departmentEvents.typeName(text))}
             errorMessage={state.nameError ?? undefined}
           />
         </form>

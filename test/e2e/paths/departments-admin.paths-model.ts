@@ -1,12 +1,33 @@
 import type { SnapshotFrom } from 'xstate';
 import { DEPARTMENT_NAME_TAKEN, DEPARTMENTS_FETCH_FAILED, NAME_MAX_LENGTH } from '../../../contract/departments-constants';
 import { loadFailure } from '../../../machines/load-failure';
-import { departmentsAdminMachine, nameError } from '../../../machines/departments-admin.machine';
+import { departmentEvents, departmentsAdminInput, nameError, type Deletion, type NameDraft } from '../../../machines/departments-admin.machine';
 import { notice } from '../../../machines/notice';
+import { recordEditorMachine } from '../../../machines/record-editor.machine';
 import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
+/** The Departments page's machine: the record editor with the departments' input. */
+const departmentsAdminMachine = recordEditorMachine;
 type Snap = SnapshotFrom<typeof departmentsAdminMachine>;
+const edit = (s: Snap) => s.context.draft as NameDraft | null;
+const deletion = (s: Snap) => s.context.target as Deletion | null;
+
+/**
+ * What the person does, named as the browser steps are: the record editor's generic events (`record.edit`,
+ * `record.delete`, `record.change`, `list.*`) told apart by what they carry.
+ */
+export function stepName(e: Step): string {
+  if (e.type === 'record.edit') {
+    const kind = (e.draft as NameDraft).kind;
+    return kind === 'createDepartment' ? 'department.new' : kind === 'renameDepartment' ? 'department.edit' : 'unit.add';
+  }
+  if (e.type === 'record.delete') return (e.target as Deletion).kind === 'unit' ? 'unit.delete' : 'department.delete';
+  if (e.type === 'record.change') return 'field.name';
+  if (e.type === 'list.search') return 'departments.search';
+  if (e.type === 'list.goTo') return 'departments.goTo';
+  return e.type;
+}
 
 /**
  * What the person types in a dialog's name field, by kind: a name that fits (with spaces around it), only spaces,
@@ -32,18 +53,18 @@ function eventsFor(s: Snap): Step[] {
   switch (valueName(s.value)) {
     case 'browsing':
       return [
-        { type: 'departments.search', text: 'word' },
-        { type: 'departments.goTo', page: 2 },
+        { type: 'list.search', text: 'word' },
+        { type: 'list.goTo', page: 2 },
         { ...notice('error', DEPARTMENTS_FETCH_FAILED) },
-        { type: 'department.new' },
-        { type: 'department.edit', departmentId: 'd1', name: 'Legal' },
-        { type: 'unit.add', departmentId: 'd1', departmentName: 'Legal' },
-        { type: 'department.delete', departmentId: 'd1' },
-        { type: 'unit.delete', departmentId: 'd1', unitId: 'u1' },
+        departmentEvents.create(),
+        departmentEvents.rename('d1', 'Legal'),
+        departmentEvents.addUnit('d1', 'Legal'),
+        departmentEvents.deleteDepartment('d1'),
+        departmentEvents.deleteUnit('d1', 'u1'),
       ];
     case 'editing':
       return [
-        ...(Object.keys(MODEL_NAMES) as NameKind[]).map((kind) => ({ type: 'field.name', text: MODEL_NAMES[kind], kind })),
+        ...(Object.keys(MODEL_NAMES) as NameKind[]).map((kind) => ({ ...departmentEvents.typeName(MODEL_NAMES[kind]), kind })),
         { type: 'form.submit' },
         { type: 'form.cancel' },
       ];
@@ -67,16 +88,16 @@ function eventsFor(s: Snap): Step[] {
 /** Faults forced with stubs, so generated only locally: the list's read failing, a delete's connection dropped. */
 const FAULTS = new Set(['notice.show', 'xstate.error.actor.remove']);
 
-const SEARCH = { type: 'departments.search', text: 'word' } as const;
+const SEARCH = { type: 'list.search', text: 'word' } as const;
 
 const generated = maximalPaths({
   machine: departmentsAdminMachine,
-  inputs: [undefined as never],
+  inputs: [departmentsAdminInput],
   events: eventsFor as never,
   // What the guards read (the dialog's kind and whether its name passes) and what the person sees (the field's error).
   key: (s) =>
-    JSON.stringify([s.value, s.context.edit?.kind ?? null, s.context.deletion?.kind ?? null, nameError(s.context.edit, s.context.name), s.context.nameError]),
-  simpleKey: (s) => JSON.stringify([s.value, s.context.edit?.kind ?? null, s.context.deletion?.kind ?? null]),
+    JSON.stringify([s.value, edit(s)?.kind ?? null, deletion(s)?.kind ?? null, edit(s) && nameError(edit(s), edit(s)!.name), s.context.errors.name ?? null]),
+  simpleKey: (s) => JSON.stringify([s.value, edit(s)?.kind ?? null, deletion(s)?.kind ?? null]),
   edgeKeys: true,
   filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
 });
@@ -92,7 +113,7 @@ export const departmentsAdminPaths = asSteps<undefined>(
     departmentsAdminMachine,
     generated.map((p) => {
       const events = p.events[0]?.type === SEARCH.type ? p.events : [SEARCH, ...p.events];
-      return { ...p, events, description: events.map((e) => e.type).join(' → ') } as typeof p;
+      return { ...p, events, description: events.map((e) => stepName(e as Step)).join(' → ') } as typeof p;
     }),
   ),
 );

@@ -23,7 +23,7 @@ import { DEPARTMENT_PAGE_SIZE } from '../../../machines/departments-admin.machin
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInAndLand } from '../helpers/accounts';
 import { errorEnvelope, unique, type Step, signedInToken } from './paths-support';
-import { departmentsAdminMachine, departmentsAdminPaths as paths, type NameKind } from './departments-admin.paths-model';
+import { departmentsAdminMachine, departmentsAdminPaths as paths, stepName as modelStepName, type NameKind } from './departments-admin.paths-model';
 
 /**
  * The departments admin's generated paths (machines/departments-admin.machine.ts, the model in
@@ -190,7 +190,7 @@ async function searchOwn(run: Run, text: string) {
 
 async function perform(run: Run, event: Step, next: Step | undefined) {
   const { page } = run;
-  switch (event.type) {
+  switch (modelStepName(event)) {
     case 'departments.search':
       await searchOwn(run, run.word);
       run.listPage = 1;
@@ -353,7 +353,7 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
 }
 
 /** 'departments.search → department.new → field.name(valid) → ...'. */
-const stepName = (e: Step) => (e.type === 'field.name' ? `${e.type}(${e.kind as string})` : e.type);
+const stepName = (e: Step) => (modelStepName(e) === 'field.name' ? `field.name(${e.kind as string})` : modelStepName(e));
 
 test.describe('departments-admin paths (generated from machines/departments-admin.machine.ts)', () => {
   test.afterAll(() => {
@@ -367,7 +367,7 @@ test.describe('departments-admin paths (generated from machines/departments-admi
       const word = unique('Dept').replace(' ', '-');
       try {
         // Two departments (the first with two units); more than a page of them when the path goes to page 2.
-        const count = path.events.some((e) => e.type === 'departments.goTo') ? DEPARTMENT_PAGE_SIZE + 1 : 2;
+        const count = path.events.some((e) => e.type === 'list.goTo') ? DEPARTMENT_PAGE_SIZE + 1 : 2;
         const mine: Department[] = [];
         for (let i = 1; i <= count; i++) mine.push(await api.create(`${word}-${String(i).padStart(2, '0')}`, i === 1 ? ['Alpha', 'Beta'] : []));
         const run: Run = { page, word, mine, d1: null, edit: null, typed: '', deletion: null, listPage: 1 };

@@ -11,6 +11,12 @@ export interface ModelTestSpec<M extends AnyStateMachine> extends ModelSpec<M> {
   checks: Record<string, (snapshot: SnapshotFrom<M>, event: { type: string } | null) => void>;
   /** Called with each live actor before it starts (e.g. to listen to emitted events). */
   onActor?: (actor: Actor<M>) => void;
+  /**
+   * A shared machine run with one screen's input (the record editor as the Departments page): the transitions
+   * that screen never takes, by the ids coverage prints. They must be exactly these (the machine's own model test
+   * covers them); every other state and transition is still required.
+   */
+  notTakenByThisInput?: string[];
 }
 
 /**
@@ -59,7 +65,7 @@ export function runModelTest<M extends AnyStateMachine>(spec: ModelTestSpec<M>) 
 
     it('covers every state and every transition, and the separate paths alone cover as much', () => {
       expect(coverage.states.missing).toEqual([]);
-      expect(coverage.transitions.missing).toEqual([]);
+      expect(coverage.transitions.missing).toEqual(spec.notTakenByThisInput ?? []);
       expect(coverageOf(spec.machine, covering)).toEqual(coverage);
     });
 
