@@ -1,4 +1,4 @@
-import { assertEvent, assign, setup } from 'xstate';
+import { assertEvent, assign, setup, type AnyActorRef } from 'xstate';
 import { notProvided } from './not-provided';
 import { report } from './report';
 
@@ -25,6 +25,8 @@ export interface FormInput<V extends FormValues = FormValues> {
   values: V;
   /** The fields' sentences for these values; empty when they may be sent. No function: every value may be sent. */
   validate?: (values: V) => FieldErrors<V>;
+  /** A machine that runs the form as its child and hears its reports (machines/report.ts); none for a view's own form. */
+  parent?: AnyActorRef;
 }
 
 export interface FormContext<V extends FormValues = FormValues, R = unknown> {
@@ -34,6 +36,7 @@ export interface FormContext<V extends FormValues = FormValues, R = unknown> {
   /** The last submission's failure sentence, until dismissed or submitted again. */
   error: string | null;
   result: R | null;
+  parent?: AnyActorRef;
 }
 
 export type FormEvent<V extends FormValues = FormValues> =
@@ -85,7 +88,14 @@ export const formMachine = setup({
   },
 }).createMachine({
   id: 'form',
-  context: ({ input }) => ({ values: input.values, validate: input.validate ?? null, fieldErrors: {}, error: null, result: null }),
+  context: ({ input }) => ({
+    values: input.values,
+    validate: input.validate ?? null,
+    fieldErrors: {},
+    error: null,
+    result: null,
+    parent: input.parent,
+  }),
   on: {
     'form.reset': { target: '.editing', actions: 'resetForm' },
   },

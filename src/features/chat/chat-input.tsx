@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, type FormEvent, type KeyboardEvent } from 'react';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { TextArea } from 'react-aria-components/TextArea';
 import { TextField } from 'react-aria-components/TextField';
@@ -9,6 +9,7 @@ import { ACCEPT_ATTRIBUTE, type UploadStage } from '../../../contract/documents-
 import type { ChatOptions, OptionFeature } from '../../../machines/chat-screen.machine';
 import { cx } from '../../ui/cx';
 import { SKIP_TARGET_ATTRIBUTE } from '../../lib/skip-target';
+import { useForm } from '../../lib/use-form';
 import { Tooltip } from '../../ui/tooltip';
 import { AttachmentList } from './attachment-list';
 import { FeatureControls, type FeatureControlsProps } from './feature-controls';
@@ -75,6 +76,12 @@ const roundButton = cx(
 );
 
 /** The file picker, limited to the accepted types (spec section 5); files chosen while a batch attaches queue after it. */
+/** Said under the box when Send is pressed with nothing typed (spec section 4). */
+const draftErrors = ({ text }: { text: string }) => (text.trim() ? {} : { text: MESSAGE_EMPTY });
+
+/** The screen did not take the message (its guards): what was typed stays, and nothing is said. */
+const NOT_TAKEN = 'not taken';
+
 function AttachButton({ isDisabled, onFiles }: { isDisabled: boolean; onFiles(files: File[]): void }) {
   const input = useRef<HTMLInputElement>(null);
   return (
@@ -107,9 +114,23 @@ function AttachButton({ isDisabled, onFiles }: { isDisabled: boolean; onFiles(fi
 /** The message box of the new-chat screen and of a conversation (spec section 2, Chat input box). */
 export function ChatInput(props: ChatInputProps) {
   const { isNewChat, isSubmitting, isAttaching = false, attachments, options, allowed, onToggleOption, onToggleReasoning, onSubmit, stop, onOpenPrompts, fill, onFilled, canSend, focusRequest } = props;
-  const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
+  // The draft: what is typed, its check, and the hand-over to the screen, which empties the box once taken.
+  const draft = useForm({
+    initial: { text: '' },
+    validate: draftErrors,
+    submit: async ({ text }) => {
+      if (!onSubmit(text)) throw new Error(NOT_TAKEN);
+    },
+    fallbackError: NOT_TAKEN,
+    onSucceeded: () => {
+      draft.reset({ text: '' });
+      // Sent with the Send button, the focus would go with the button (Stop takes its place): back to the box.
+      ref.current?.focus();
+    },
+  });
+  const { text } = draft.values;
+  const error = draft.fieldErrors.text ?? null;
   const sendDisabled = isSubmitting || isAttaching;
   // Blank text is refused by the send machine's guard: Send says so before it is pressed.
   const sendEnabled = !sendDisabled && (canSend ? canSend(text) : text.trim() !== '');
@@ -140,8 +161,7 @@ export function ChatInput(props: ChatInputProps) {
       el.focus();
       return;
     }
-    setText(next);
-    setError(null);
+    draft.change({ text: next });
     onFilled?.(true);
     const caret = selectionStart + fill.text.length;
     el.focus();
@@ -168,16 +188,7 @@ export function ChatInput(props: ChatInputProps) {
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
     if (sendDisabled) return;
-    if (!text.trim()) {
-      setError(MESSAGE_EMPTY);
-      return;
-    }
-    if (onSubmit(text)) {
-      setText('');
-      setError(null);
-      // Sent with the Send button, the focus would go with the button (Stop takes its place): back to the box.
-      ref.current?.focus();
-    }
+    draft.submit();
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -208,10 +219,7 @@ export function ChatInput(props: ChatInputProps) {
           <TextField
             aria-label="Message"
             value={text}
-            onChange={(v) => {
-              setText(v);
-              if (error && v.trim()) setError(null);
-            }}
+            onChange={(v) => draft.change({ text: v })}
             isInvalid={!!error}
             validationBehavior="aria"
           >

@@ -5,6 +5,7 @@ import { Input } from 'react-aria-components/Input';
 import { TextField } from 'react-aria-components/TextField';
 import { Pencil, Trash2 } from 'lucide-react';
 import type { Conversation } from '../../../contract/chat';
+import { useForm } from '../../lib/use-form';
 import { cx } from '../../ui/cx';
 
 export interface ConversationItemProps {
@@ -18,15 +19,60 @@ const action =
   'flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-md text-gray-600 hover:bg-gray-300 hover:text-gray-900 dark:text-gray-300 dark:hover:bg-gray-600 dark:hover:text-white';
 
 /**
- * One row of the conversation list: a link, or an inline title editor. Enter saves and so does leaving the field
- * (a click elsewhere: what was typed is not thrown away); Escape cancels. After Enter or Escape the focus goes back
+ * The inline title editor. Enter saves and so does leaving the field (a click elsewhere: what was typed is not
+ * thrown away); Escape cancels. The list machine checks the title (its toast says what is wrong); an unchanged
+ * title is not sent. The editor closes once the title has been handed over.
+ */
+function TitleEditor({ conversation, onRename, onEnd }: { conversation: Conversation; onRename: ConversationItemProps['onRename']; onEnd(keepFocus: boolean): void }) {
+  // Set when Enter or Escape ended the edit: the field's blur that follows is no second ending.
+  const ended = useRef(false);
+  const keepFocus = useRef(false);
+  const form = useForm({
+    initial: { title: conversation.title },
+    submit: async ({ title }) => {
+      if (title !== conversation.title) onRename(conversation.id, title);
+    },
+    fallbackError: '',
+    onSucceeded: () => onEnd(keepFocus.current),
+  });
+
+  const finish = (save: boolean, focus: boolean) => {
+    if (ended.current) return;
+    ended.current = true;
+    keepFocus.current = focus;
+    if (save) form.submit();
+    else onEnd(focus);
+  };
+
+  return (
+    <li className="px-1 py-0.5">
+      <TextField aria-label="Conversation title" value={form.values.title} onChange={(title) => form.change({ title })} autoFocus>
+        <Input
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              finish(true, true);
+            } else if (e.key === 'Escape') {
+              e.preventDefault();
+              // Only the edit ends: in the phone drawer the Escape would close the drawer as well.
+              e.stopPropagation();
+              finish(false, true);
+            }
+          }}
+          onBlur={() => finish(true, false)}
+          className="w-full rounded-lg border border-primary bg-white px-2 py-1.5 text-sm outline-none dark:bg-gray-800"
+        />
+      </TextField>
+    </li>
+  );
+}
+
+/**
+ * One row of the conversation list: a link, or the inline title editor. After Enter or Escape the focus goes back
  * to the row's Rename button, where the keyboard user started, instead of the page's body.
  */
 export const ConversationItem = memo(function ConversationItem({ conversation, isActive, onRename, onDelete }: ConversationItemProps) {
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState(conversation.title);
-  // Set when Enter or Escape ended the edit: the field's blur that follows is no second ending.
-  const ended = useRef(false);
   const [refocus, setRefocus] = useState(false);
   const renameButton = useRef<HTMLButtonElement>(null);
 
@@ -36,36 +82,16 @@ export const ConversationItem = memo(function ConversationItem({ conversation, i
     setRefocus(false);
   }, [editing, refocus]);
 
-  const finish = (save: boolean, keepFocus: boolean) => {
-    if (ended.current) return;
-    ended.current = true;
-    setEditing(false);
-    setRefocus(keepFocus);
-    if (save && draft !== conversation.title) onRename(conversation.id, draft);
-    else setDraft(conversation.title);
-  };
-
   if (editing) {
     return (
-      <li className="px-1 py-0.5">
-        <TextField aria-label="Conversation title" value={draft} onChange={setDraft} autoFocus>
-          <Input
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                finish(true, true);
-              } else if (e.key === 'Escape') {
-                e.preventDefault();
-                // Only the edit ends: in the phone drawer the Escape would close the drawer as well.
-                e.stopPropagation();
-                finish(false, true);
-              }
-            }}
-            onBlur={() => finish(true, false)}
-            className="w-full rounded-lg border border-primary bg-white px-2 py-1.5 text-sm outline-none dark:bg-gray-800"
-          />
-        </TextField>
-      </li>
+      <TitleEditor
+        conversation={conversation}
+        onRename={onRename}
+        onEnd={(keepFocus) => {
+          setEditing(false);
+          setRefocus(keepFocus);
+        }}
+      />
     );
   }
 
@@ -89,11 +115,7 @@ export const ConversationItem = memo(function ConversationItem({ conversation, i
           ref={renameButton}
           aria-label={`Rename ${conversation.title}`}
           className={action}
-          onPress={() => {
-            setDraft(conversation.title);
-            ended.current = false;
-            setEditing(true);
-          }}
+          onPress={() => setEditing(true)}
         >
           <Pencil aria-hidden className="size-3.5" />
         </AriaButton>

@@ -1,4 +1,5 @@
 import { memo, useState } from 'react';
+import { useForm } from '../../lib/use-form';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { TextArea } from 'react-aria-components/TextArea';
 import { TextField } from 'react-aria-components/TextField';
@@ -51,17 +52,27 @@ async function copy(content: string, asMarkdown: boolean) {
   }
 }
 
-function EditBox({ initial, onCancel, onSave }: { initial: string; onCancel(): void; onSave(text: string): void }) {
-  const [text, setText] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
-  const save = () => (text.trim() ? onSave(text) : setError(MESSAGE_EMPTY));
+/** An edit of the person's message: the text may not be blank (the send machine's rule, said before sending). */
+const editErrors = ({ text }: { text: string }) => (text.trim() ? {} : { text: MESSAGE_EMPTY });
+
+function EditBox({ initial, onClose, onSave }: { initial: string; onClose(): void; onSave(text: string): void }) {
+  // Saving hands the edit to the chat (its machine sends it); the box closes once it has been handed over.
+  const form = useForm({
+    initial: { text: initial },
+    validate: editErrors,
+    submit: async ({ text }) => onSave(text),
+    fallbackError: '',
+    onSucceeded: onClose,
+  });
+  const error = form.fieldErrors.text;
+  const save = form.submit;
   return (
     <div className="w-full max-w-2xl rounded-2xl border border-gray-300 bg-white p-3 dark:border-gray-600 dark:bg-gray-800">
-      <TextField aria-label="Edit message" value={text} onChange={setText} autoFocus isInvalid={!!error}>
+      <TextField aria-label="Edit message" value={form.values.text} onChange={(text) => form.change({ text })} autoFocus isInvalid={!!error}>
         <TextArea
           rows={3}
           onKeyDown={(e) => {
-            if (e.key === 'Escape') onCancel();
+            if (e.key === 'Escape') onClose();
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               save();
@@ -72,7 +83,7 @@ function EditBox({ initial, onCancel, onSave }: { initial: string; onCancel(): v
       </TextField>
       {error && <p role="alert" className="text-sm text-red-600 dark:text-red-400">{error}</p>}
       <div className="mt-2 flex justify-end gap-2">
-        <Button size="sm" variant="secondary" onPress={onCancel}>Cancel</Button>
+        <Button size="sm" variant="secondary" onPress={onClose}>Cancel</Button>
         <Button size="sm" variant="primary" onPress={save}>Save &amp; Send</Button>
       </div>
     </div>
@@ -92,11 +103,8 @@ export const MessageItem = memo(function MessageItem({ message, liveText, isThin
         {editing ? (
           <EditBox
             initial={message.content}
-            onCancel={() => setEditing(false)}
-            onSave={(text) => {
-              setEditing(false);
-              onEdit(message.id, text);
-            }}
+            onClose={() => setEditing(false)}
+            onSave={(text) => onEdit(message.id, text)}
           />
         ) : (
           <div className="max-w-[85%] rounded-2xl bg-white px-4 py-2.5 shadow-xs dark:bg-gray-700">
