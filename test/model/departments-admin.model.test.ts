@@ -175,13 +175,15 @@ runModelTest({
   edgeKeys: true,
   // The page filters nothing, has no retry button, reads the list again after every save and closes the question
   // after any failed delete: the record editor's own model test takes these.
-  notTakenByThisInput: [
-    'recordEditor --list.filter#2--> (self)',
-    'recordEditor --list.retry#3--> (self)',
-    'recordEditor.saving --xstate.done.actor.save#1--> recordEditor.browsing',
-    'recordEditor.deleting --xstate.error.actor.remove#1--> recordEditor.browsing',
-    'recordEditor.deleting --xstate.error.actor.remove#2--> recordEditor.confirming',
-  ],
+  notTakenByThisInput: {
+    transitions: [
+      'recordEditor --list.filter#2--> (self)',
+      'recordEditor --list.retry#3--> (self)',
+      'recordEditor.saving --xstate.done.actor.save#1--> recordEditor.browsing',
+      'recordEditor.deleting --xstate.error.actor.remove#1--> recordEditor.browsing',
+      'recordEditor.deleting --xstate.error.actor.remove#2--> recordEditor.confirming',
+    ],
+  },
   checks: { browsing: checkStep, editing: checkStep, saving: checkStep, confirming: checkStep, deleting: checkStep },
 });
 

@@ -1,21 +1,18 @@
-import { useEffect } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { InboxItem } from '../../../contract/feedback';
-import type { InboxFilter } from '../../../machines/feedback-inbox.machine';
+import { feedbackInboxMachine, type InboxFilter } from '../../../machines/feedback-inbox.machine';
 import { pagerView, samePagerView } from '../../../machines/pager.machine';
 import { fetchInboxPage } from '../../api/feedback';
 import { useSession } from '../../session/session';
-import { Button } from '../../ui/button';
-import { ErrorBanner } from '../../ui/error-banner';
+import { ListError, ListStatus } from '../../ui/list-status';
 import { PageTitle } from '../../ui/page-title';
 import { Pagination } from '../../ui/pagination';
-import { Spinner } from '../../ui/spinner';
-import { toast } from '../../ui/toast';
-import { defineFeedbackInboxMachine } from './feedback-inbox-actors';
+import { useNoticeToasts } from '../../ui/use-notice-toasts';
+import { defineFeedbackInboxActors } from './feedback-inbox-actors';
 import { InboxEntry } from './inbox-entry';
 import { KindFilterChips } from './kind-filter';
 
-const machine = defineFeedbackInboxMachine({ api: { fetchInboxPage } });
+const machine = feedbackInboxMachine.provide({ actors: defineFeedbackInboxActors({ api: { fetchInboxPage } }) });
 
 /**
  * /feedback-inbox: what the organisation's people sent (feedback, issue reports) and how they rated replies,
@@ -25,10 +22,7 @@ const machine = defineFeedbackInboxMachine({ api: { fetchInboxPage } });
 export default function FeedbackInboxPage() {
   const superuser = useSession((c) => c.user?.role === 'superuser');
   const inbox = useActorRef(machine);
-  useEffect(() => {
-    const sub = inbox.on('notice.show', (n) => toast[n.tone](n.text));
-    return () => sub.unsubscribe();
-  }, [inbox]);
+  useNoticeToasts(inbox);
   const listRef = useSelector(inbox, (s) => s.children.list)!;
   const list = useSelector(listRef, (s) => pagerView<InboxItem>(s), samePagerView);
   const kind = useSelector(listRef, (s) => (s.context.filters.kind as InboxFilter | undefined) ?? 'all');
@@ -40,16 +34,7 @@ export default function FeedbackInboxPage() {
         Feedback Inbox
       </PageTitle>
       <KindFilterChips value={kind} onChange={(next) => inbox.send({ type: 'inbox.filter', kind: next })} />
-      {list.error && (
-        <div className="flex flex-wrap items-center gap-3">
-          <div className="min-w-0 flex-1">
-            <ErrorBanner message={list.error} />
-          </div>
-          <Button onPress={() => inbox.send({ type: 'inbox.retry' })} isDisabled={busy}>
-            Try again
-          </Button>
-        </div>
-      )}
+      <ListError message={list.error} onRetry={() => inbox.send({ type: 'inbox.retry' })} busy={busy} />
       <section aria-label="Feedback" aria-busy={busy}>
         {list.items.length > 0 && (
           <ul className="space-y-3">
@@ -58,16 +43,13 @@ export default function FeedbackInboxPage() {
             ))}
           </ul>
         )}
-        {busy && list.items.length === 0 && (
-          <div className="flex justify-center p-6">
-            <Spinner label="Loading feedback" />
-          </div>
-        )}
-        {!busy && !list.error && list.items.length === 0 && (
-          <p className="rounded-xl border border-gray-200 p-6 text-center text-sm text-gray-700 dark:border-gray-700 dark:text-gray-300">
-            Nothing here yet
-          </p>
-        )}
+        <ListStatus
+          hasItems={list.items.length > 0}
+          busy={busy}
+          loadingLabel="Loading feedback"
+          empty={list.error ? null : 'Nothing here yet'}
+          className="rounded-xl border border-gray-200 dark:border-gray-700"
+        />
       </section>
       <Pagination page={list.page} totalPages={list.totalPages} onPageChange={(page) => inbox.send({ type: 'inbox.goTo', page })} />
     </div>

@@ -1,9 +1,12 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Link2Off, MessageSquare } from 'lucide-react';
 import type { ShareSummary } from '../../../contract/shares';
 import { pagerView, samePagerView } from '../../../machines/pager.machine';
+import { recordEditorMachine } from '../../../machines/record-editor.machine';
+import { revokeLink, sharedLinksInput, type Revocation } from '../../../machines/shared-links.machine';
+import { fetchMyShares, revokeShareLink } from '../../api/shares';
 import { SHARED_TITLE_FALLBACK } from '../../../machines/shared-conversation.machine';
 import { formatDateTime } from '../../lib/format-date';
 import { shallowEqual } from '../../lib/shallow-equal';
@@ -12,9 +15,11 @@ import { Button, ButtonLink } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { PageTitle } from '../../ui/page-title';
 import { Pagination } from '../../ui/pagination';
-import { Spinner } from '../../ui/spinner';
-import { toast } from '../../ui/toast';
-import { sharedLinksPageMachine } from './shared-links-actors';
+import { ListStatus } from '../../ui/list-status';
+import { useNoticeToasts } from '../../ui/use-notice-toasts';
+import { defineSharedLinksActors } from './shared-links-actors';
+
+const machine = recordEditorMachine.provide({ actors: defineSharedLinksActors({ api: { fetchMyShares, revokeShareLink } }) });
 
 const titleOf = (share: Pick<ShareSummary, 'title'>) => share.title.trim() || SHARED_TITLE_FALLBACK;
 /** The link as the SPA routes it (the share URL is absolute, under PUBLIC_URL). */
@@ -26,19 +31,20 @@ const pathOf = (url: string) => {
   }
 };
 
-/** /shared-links ('Shared Links', issue 28): a thin view of the shared-links machine. */
+/** /shared-links ('Shared Links', issue 28): a thin view of the record editor with the shared links' input. */
 export default function SharedLinksPage() {
-  const links = useActorRef(sharedLinksPageMachine);
-  useEffect(() => {
-    const sub = links.on('notice.show', (n) => toast[n.tone](n.text));
-    return () => sub.unsubscribe();
-  }, [links]);
+  const links = useActorRef(machine, { input: sharedLinksInput });
+  useNoticeToasts(links);
   const role = useSession((c) => c.user?.role ?? null);
   const listRef = useSelector(links, (s) => s.children.list)!;
   const list = useSelector(listRef, (s) => pagerView<ShareSummary>(s), samePagerView);
   const state = useSelector(
     links,
-    (s) => ({ confirming: s.matches('confirming') || s.matches('revoking'), revoking: s.hasTag('busy'), revocation: s.context.revocation }),
+    (s) => ({
+      confirming: s.matches('confirming') || s.matches('deleting'),
+      revoking: s.hasTag('busy'),
+      revocation: s.context.target as Revocation | null,
+    }),
     shallowEqual,
   );
   // The dialog keeps its question while it closes (the machine has already let go of which link it was).
@@ -83,7 +89,7 @@ export default function SharedLinksPage() {
                 <Button
                   size="sm"
                   aria-label={`Stop sharing ${titleOf(share)}`}
-                  onPress={() => links.send({ type: 'link.revoke', shareId: share.id, title: titleOf(share) })}
+                  onPress={() => links.send(revokeLink({ shareId: share.id, title: titleOf(share) }))}
                 >
                   <Link2Off aria-hidden className="size-4" /> Stop sharing
                 </Button>
@@ -92,21 +98,18 @@ export default function SharedLinksPage() {
           ))}
         </ul>
       )}
-      {list.loading && list.items.length === 0 && (
-        <div className="flex justify-center p-6">
-          <Spinner label="Loading shared links" />
-        </div>
-      )}
-      {!list.loading && list.items.length === 0 && (
-        <p className="rounded-xl border border-dashed border-gray-300 p-6 text-center text-sm text-gray-700 dark:border-gray-600 dark:text-gray-300">
-          {list.error ?? 'You have not shared any conversations. Use Share in a conversation to make a link.'}
-        </p>
-      )}
-      {list.totalPages > 1 && <Pagination page={list.page} totalPages={list.totalPages} onPageChange={(page) => links.send({ type: 'links.goTo', page })} />}
+      <ListStatus
+        hasItems={list.items.length > 0}
+        busy={list.loading}
+        loadingLabel="Loading shared links"
+        empty={list.error ?? 'You have not shared any conversations. Use Share in a conversation to make a link.'}
+        className="rounded-xl border border-dashed border-gray-300 dark:border-gray-600"
+      />
+      <Pagination page={list.page} totalPages={list.totalPages} onPageChange={(page) => links.send({ type: 'list.goTo', page })} />
       <ConfirmDialog
         isOpen={state.confirming}
-        onOpenChange={(open) => !open && links.send({ type: 'revoke.cancel' })}
-        onConfirm={() => links.send({ type: 'revoke.confirm' })}
+        onOpenChange={(open) => !open && links.send({ type: 'delete.cancel' })}
+        onConfirm={() => links.send({ type: 'delete.confirm' })}
         isPending={state.revoking}
         title="Stop Sharing"
         message={

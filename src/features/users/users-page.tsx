@@ -1,24 +1,26 @@
-import { useEffect } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { UserPlus } from 'lucide-react';
 import type { User } from '../../../contract/user';
 import { pagerView, samePagerView } from '../../../machines/pager.machine';
-import type { StatusFilter } from '../../../machines/users-admin.machine';
+import { usersAdminMachine, type StatusFilter } from '../../../machines/users-admin.machine';
+import { fetchUserPage, resendActivation, setUserStatus, updateUser } from '../../api/users';
 import { useOrganisationDepartments } from '../../lib/use-organisation-departments';
 import { useSession } from '../../session/session';
-import { Button, ButtonLink } from '../../ui/button';
-import { ErrorBanner } from '../../ui/error-banner';
+import { ButtonLink } from '../../ui/button';
+import { ListError, ListStatus } from '../../ui/list-status';
 import { PageTitle } from '../../ui/page-title';
 import { HeaderCell, ResponsiveTable, TableBody, TableHead } from '../../ui/responsive-table';
 import { Pagination } from '../../ui/pagination';
 import { SearchBox } from '../../ui/search-box';
-import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
+import { useNoticeToasts } from '../../ui/use-notice-toasts';
 import { DeactivateUserDialog } from './deactivate-user-dialog';
 import { EditUserModal } from './edit-user-modal';
 import { StatusFilterChips } from './status-filter';
 import { UserRow } from './user-row';
-import { usersPageMachine } from './users-actors';
+import { defineUsersActors } from './users-actors';
+
+const machine = usersAdminMachine.provide({ actors: defineUsersActors({ api: { fetchUserPage, updateUser, setUserStatus, resendActivation } }) });
 
 const FAILED_TO_FETCH_DEPARTMENTS = 'Failed to fetch departments';
 
@@ -31,11 +33,8 @@ export default function UsersPage() {
 }
 
 function Users({ meId, role, clientId }: { meId: string; role: User['role']; clientId: string | null }) {
-  const admin = useActorRef(usersPageMachine, { input: { meId } });
-  useEffect(() => {
-    const sub = admin.on('notice.show', (n) => toast[n.tone](n.text));
-    return () => sub.unsubscribe();
-  }, [admin]);
+  const admin = useActorRef(machine, { input: { meId } });
+  useNoticeToasts(admin);
   const departments = useOrganisationDepartments(() => toast.error(FAILED_TO_FETCH_DEPARTMENTS));
   const listRef = useSelector(admin, (s) => s.children.list)!;
   const list = useSelector(listRef, (s) => pagerView<User>(s), samePagerView);
@@ -64,30 +63,12 @@ function Users({ meId, role, clientId }: { meId: string; role: User['role']; cli
         />
         <StatusFilterChips value={status} onChange={(next) => admin.send({ type: 'users.filter', status: next })} />
       </div>
-      {list.error && (
-        <div className="flex flex-wrap items-center gap-3">
-          <div className="min-w-0 flex-1">
-            <ErrorBanner message={list.error} />
-          </div>
-          <Button onPress={() => admin.send({ type: 'users.retry' })} isDisabled={busy}>
-            Try again
-          </Button>
-        </div>
-      )}
+      <ListError message={list.error} onRetry={() => admin.send({ type: 'users.retry' })} busy={busy} />
       <ResponsiveTable
         aria-label="Users"
         aria-busy={busy}
         footer={
-          <>
-            {busy && list.items.length === 0 && (
-              <div className="flex justify-center p-6">
-                <Spinner label="Loading users" />
-              </div>
-            )}
-            {!busy && !list.error && list.items.length === 0 && (
-              <p className="p-6 text-center text-sm text-gray-700 dark:text-gray-300">No users found</p>
-            )}
-          </>
+          <ListStatus hasItems={list.items.length > 0} busy={busy} loadingLabel="Loading users" empty={list.error ? null : 'No users found'} />
         }
       >
         <TableHead>
@@ -103,9 +84,7 @@ function Users({ meId, role, clientId }: { meId: string; role: User['role']; cli
           ))}
         </TableBody>
       </ResponsiveTable>
-      {list.totalPages > 1 && (
-        <Pagination page={list.page} totalPages={list.totalPages} onPageChange={(page) => admin.send({ type: 'users.goTo', page })} />
-      )}
+      <Pagination page={list.page} totalPages={list.totalPages} onPageChange={(page) => admin.send({ type: 'users.goTo', page })} />
       <EditUserModal admin={admin} departments={departments} />
       <DeactivateUserDialog admin={admin} />
     </div>
