@@ -4,12 +4,14 @@ import type { Dashboard } from '../../contract/usage-reports';
 import { USER_REPORT_COLUMNS, USER_REPORT_HEADERS } from '../../contract/usage-reports-constants';
 import { accounts, password, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
-import { apiToken, createConversationByApi, errorEnvelope, unique } from './paths/paths-support';
+import { seededConversation } from './helpers/seed';
+import { errorEnvelope, unique } from './paths/paths-support';
 
 /**
- * The admin dashboard on /home (administration spec section 2): the Usage Summary tab after a chat exchange made by
- * the demo user, and the Reports tab's filters, sort, page size, export and reset. Other specs chat on the same
- * server at the same time, so counts are compared with what the server said just before, never with fixed numbers.
+ * The admin dashboard on /home (administration spec section 2): the Usage Summary tab after a chat exchange of the
+ * demo user (seeded with its usage entry, test/e2e/helpers/seed.ts), and the Reports tab's filters, sort, page size,
+ * export and reset. Other specs chat on the same server at the same time, so counts are compared with what the
+ * server said just before, never with fixed numbers.
  */
 
 const NUR = 'Nur User';
@@ -50,7 +52,7 @@ test.describe('admin dashboard', () => {
   test('Usage Summary shows the chart, its table and the Top 5 after a chat exchange of a user', async ({ page, request }) => {
     test.slow();
     const before = await nurQueries(request, await adminToken(request));
-    await createConversationByApi(request, await apiToken(request), unique('Dashboard question'));
+    await seededConversation(request, unique('Dashboard question'));
 
     await signInAndLand(page, accounts.admin, /\/home$/);
     await expect(page.getByRole('heading', { name: 'Usage Dashboard', level: 1 })).toBeVisible();
@@ -102,7 +104,7 @@ test.describe('admin dashboard', () => {
 
   test('Reports: filters, Apply, sort, page size, Export CSV and Reset', async ({ page, request }) => {
     test.slow();
-    await createConversationByApi(request, await apiToken(request), unique('Report question'));
+    await seededConversation(request, unique('Report question'));
     await signInAndLand(page, accounts.admin, /\/home$/);
     await tab(page, 'Reports').click();
     await expect(page.getByText('No report data')).toBeVisible();

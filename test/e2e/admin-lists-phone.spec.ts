@@ -1,7 +1,8 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { accounts, signInAndLand } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
-import { apiToken, createConversationByApi, unique } from './paths/paths-support';
+import { seededConversation } from './helpers/seed';
+import { unique } from './paths/paths-support';
 
 /**
  * The admin lists on a phone (390 px): each is a list of cards instead of a table wider than the screen (the Users
@@ -88,7 +89,7 @@ test.describe('admin lists on a phone', () => {
 
   test('Home: the usage summary and the report fit, the report as cards with its sort buttons', async ({ page, request }) => {
     // A question this month, so the report has a row.
-    await createConversationByApi(request, await apiToken(request), unique('Phone report question'));
+    await seededConversation(request, unique('Phone report question'));
     await page.reload();
     await expect(page.getByRole('tab', { name: 'Reports' })).toBeVisible();
     await expectNoSidewaysScroll(page);

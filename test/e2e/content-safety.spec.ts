@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { accounts, signInAndLand } from './helpers/accounts';
+import { seededConversation } from './helpers/seed';
 
 // The app runs under a strict Content-Security-Policy (server/http/security.ts: own scripts only, no eval,
 // images only from itself). A violation means something was blocked (a broken feature) or something tried what
@@ -74,7 +75,7 @@ test.describe('content safety', () => {
     expect(violations, 'on /register').toEqual([]);
   });
 
-  test('a reply pointing at another origin shows links, loads nothing from it; footnotes show as copied', async ({ page }) => {
+  test('a reply pointing at another origin shows links, loads nothing from it; footnotes show as copied', async ({ page, request }) => {
     const violations = await watchCsp(page);
     const fetchedElsewhere: string[] = [];
     await page.route(`${EVIL}/**`, (route) => {
@@ -83,7 +84,8 @@ test.describe('content safety', () => {
     });
 
     await signInAndLand(page, accounts.user, /\/chat$/);
-    const id = await startConversation(page, `Foreign markers ${Math.random().toString(36).slice(2, 8)}`);
+    // Its reply is replaced below: a seeded conversation will do (the first test sees a reply stream).
+    const id = await seededConversation(request, `Foreign markers ${Math.random().toString(36).slice(2, 8)}`);
 
     // As if the model had written this (a prompt injection could): the stored reply is replaced on its way in.
     const hostile = [

@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { accounts, isLocalServer, signInAndLand } from './helpers/accounts';
-import { assistantMessages, startConversation } from './paths/paths-support';
+import { openSeededConversation } from './helpers/seed';
+import { assistantMessages } from './paths/paths-support';
 
 // What a person sees of a reply: its markdown styled (issue 28). The reply stylesheet and the code colours come with
 // lazily loaded screens; once they were silently dropped from the build and replies showed as plain text, which no
@@ -8,7 +9,8 @@ import { assistantMessages, startConversation } from './paths/paths-support';
 // with screenshots kept in the repository (test/e2e/reply-styles.spec.ts-snapshots/; README: how to update them).
 //
 // The reference reply is the offline demo responder's (server/llm/offline.ts): a heading, nested lists, a quote, a
-// table, links, a long address and a code block. Against a deployment a real model answers: these run locally only.
+// table, links, a long address and a code block, seeded as a finished conversation (test/e2e/helpers/seed.ts; how a
+// reply streams is chat.spec's). Against a deployment a real model answers: these run locally only.
 
 /** Fixed words: the reply quotes the question, and the screenshots must not change from run to run. */
 const QUESTION = 'What can a reply show?';
@@ -44,7 +46,7 @@ async function replyStyles(reply: Locator) {
 
 async function askReference(page: Page) {
   await signInAndLand(page, accounts.user, /\/chat$/);
-  await startConversation(page, QUESTION);
+  await openSeededConversation(page, QUESTION);
   const reply = assistantMessages(page).last();
   // The code block's colours arrive with their own chunk, after the text.
   await expect(reply.locator('pre code .hljs-comment')).toBeVisible();
@@ -52,8 +54,6 @@ async function askReference(page: Page) {
 }
 
 if (isLocalServer) test.describe('a reply is styled as markdown', () => {
-  // A whole offline reply (about 100 words at 40 ms) after signing in: beyond 30 s on a busy machine.
-  test.beforeEach(() => test.slow());
   for (const scheme of ['light', 'dark'] as const) {
     test(`headings, lists, quotes, tables, links and code read as such (${scheme})`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme });

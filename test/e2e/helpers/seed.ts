@@ -3,8 +3,10 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { createDb } from '../../../server/db/create-db';
 import { insertConversation, releaseAnsweringLease } from '../../../server/db/repositories/conversations';
 import { insertMessage } from '../../../server/db/repositories/messages';
+import { insertUsageLog } from '../../../server/db/repositories/usage-logs';
 import { findUserByEmail } from '../../../server/db/repositories/users';
-import { offlineReply } from '../../../server/llm/offline';
+import { countTextTokens } from '../../../server/services/chat/usage';
+import { OFFLINE_SOURCE, offlineReply } from '../../../server/llm/offline';
 import { apiTokenOf, createConversationByApi } from '../paths/paths-support';
 import { accounts, isLocalServer, localDataDir } from './accounts';
 
@@ -12,11 +14,24 @@ import { accounts, isLocalServer, localDataDir } from './accounts';
  * A conversation for a test to start from (one question and its whole reply), when the test is not about how it
  * was asked: written straight into the local server's database with the server's own repositories, the offline
  * responder's reply as it would have streamed it (about 6 s of words the test does not look at). Titled by the
- * question, as the server titles a conversation without a model. Against staging (no database to write to) it is
- * asked through the API instead. Returns its id.
+ * question, as the server titles a conversation without a model, and entered in the usage ledger as the server
+ * records a reply (one 'reply' row of the offline model: the usage dashboard and reports count it as a query).
+ * Against staging (no database to write to) it is asked through the API instead. Returns its id.
  */
 export async function seededConversation(request: APIRequestContext, question: string, email = accounts.user): Promise<string> {
   if (!isLocalServer) return createConversationByApi(request, await apiTokenOf(request, email), question);
+  // The server may hold the write lock past busy_timeout on a loaded machine ('database is locked' once in a full
+  // run at load 20): the whole write is tried again, a few times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await seedOnce(question, email);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY' || attempt === 3) throw err;
+    }
+  }
+}
+
+async function seedOnce(question: string, email: string): Promise<string> {
   const db = createDb({ databaseUrl: undefined, sqlitePath: path.join(localDataDir, 'tanya.db') });
   try {
     const user = await findUserByEmail(db, email);
@@ -27,8 +42,25 @@ export async function seededConversation(request: APIRequestContext, question: s
       const title = question.split('\n')[0]!.slice(0, 200);
       const conversation = await insertConversation(trx, { user_id: user.id, client_id: user.client_id, title, answering_until: lease });
       await insertMessage(trx, { conversation_id: conversation.id, user_id: user.id, sender: 'user', content: question, status: 'complete' });
-      await insertMessage(trx, { conversation_id: conversation.id, user_id: user.id, sender: 'Assistant', content: offlineReply(question), status: 'complete' });
+      const reply = offlineReply(question);
+      const answer = await insertMessage(trx, { conversation_id: conversation.id, user_id: user.id, sender: 'Assistant', content: reply, status: 'complete' });
       await releaseAnsweringLease(trx, conversation.id, lease, true);
+      await insertUsageLog(trx, {
+        user_id: user.id,
+        client_id: user.client_id,
+        department_id: user.department_id,
+        unit_id: user.unit_id,
+        conversation_id: conversation.id,
+        message_id: answer.id,
+        purpose: 'reply',
+        provider: OFFLINE_SOURCE.provider,
+        model: OFFLINE_SOURCE.model,
+        prompt_tokens: countTextTokens(question),
+        completion_tokens: countTextTokens(reply),
+        // Unknown models cost nothing (server/llm/prices.ts), the offline one among them.
+        cost_usd: 0,
+        duration_ms: 0,
+      });
       return conversation.id;
     });
   } finally {

@@ -21,15 +21,15 @@ import {
   SHORT,
   WORD,
 } from './conversation-list.paths-model';
-import { apiToken, conversationNav, createConversationByApi, errorEnvelope, revealConversationLink } from './paths-support';
 import { seededConversation } from '../helpers/seed';
+import { conversationNav, errorEnvelope, revealConversationLink } from './paths-support';
 
 /**
  * The conversation list's generated paths (machines/conversation-list.machine.ts: rename and delete) and its two
  * pagers' (machines/pager.machine.ts with the list's inputs: the conversations with Load more, and search with the
  * 3-character hint, its results and their Load more), driven through the chat sidebar; the models are in
  * conversation-list.paths-model.ts. The account gets a page and a bit of conversations sharing one unique word
- * (made through the API once per worker), so both Load mores have something to load and the search finds exactly
+ * (seeded once per worker, test/e2e/helpers/seed.ts), so both Load mores have something to load and the search finds exactly
  * those.
  *
  * Generated only locally (no E2E_BASE_URL), because a deployment cannot be made to fail them; forced with
@@ -49,17 +49,14 @@ const loadMore = (page: Page) => conversationNav(page).getByRole('button', { nam
 const links = (page: Page) => conversationNav(page).getByRole('link');
 const fail500 = (page: Page, matches: (url: URL) => boolean) => page.route(matches, (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
 
-
-
 /** This worker's unique search word, on 11 conversations: one more than a page of the list and of the search. */
 const word = `corpus${Math.random().toString(36).slice(2, 8)}`;
 
 test.describe('conversation-list paths (generated from machines/conversation-list.machine.ts and pager.machine.ts)', () => {
   test.beforeAll(async ({ playwright, baseURL }) => {
-    test.setTimeout(120_000);
     const request = await playwright.request.newContext({ baseURL });
-    const token = await apiToken(request);
-    await Promise.all(Array.from({ length: 11 }, (_, i) => createConversationByApi(request, token, `Budget ${word} question ${i}`)));
+    // One after another: each is one short write transaction on the server's database.
+    for (let i = 0; i < 11; i++) await seededConversation(request, `Budget ${word} question ${i}`);
     await request.dispose();
   });
 

@@ -6,16 +6,17 @@ import { reportFileName } from '../../../shared/report-files';
 import { ALL_MONTHS } from '../../../machines/usage-reports.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInAndLand } from '../helpers/accounts';
-import { apiToken, createConversationByApi, errorEnvelope, unique, type Step } from './paths-support';
+import { seededConversation } from '../helpers/seed';
+import { errorEnvelope, unique, type Step } from './paths-support';
 import { MODEL_YEAR, usageReportsMachine, usageReportsPaths as paths } from './usage-reports.paths-model';
 
 /**
  * The reports tab's generated paths (machines/usage-reports.machine.ts, the model in usage-reports.paths-model.ts),
  * driven through the real Reports tab on /home as the organisation's admin. The model's `d1`/`u1` are the demo
- * Engineering department and its Platform unit; the demo user (Engineering / Platform) asks a question through the
- * API first, so this month's reports have a row. Each step is checked against the model's own next snapshot (what
- * is enabled, what is chosen, whether results show). Only locally (stubs): the departments' read failing and an
- * export refused.
+ * Engineering department and its Platform unit; the demo user (Engineering / Platform) has a question and its reply
+ * seeded first (with its usage entry, test/e2e/helpers/seed.ts), so this month's reports have a row. Each step is
+ * checked against the model's own next snapshot (what is enabled, what is chosen, whether results show). Only
+ * locally (stubs): the departments' read failing and an export refused.
  */
 type Snap = SnapshotFrom<typeof usageReportsMachine>;
 const MONTHS = ALL_MONTHS.map((m) => new Intl.DateTimeFormat('en', { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, m - 1, 1))));
@@ -159,7 +160,7 @@ const stepName = (e: Step) => e.type.replace(/^xstate\./, '');
 
 test.describe('usage-reports paths (generated from machines/usage-reports.machine.ts)', () => {
   test.beforeAll(async ({ request }) => {
-    await createConversationByApi(request, await apiToken(request), unique('Reports path question'));
+    await seededConversation(request, unique('Reports path question'));
   });
   test.afterAll(() => {
     console.log(formatCoverage('usage-reports (e2e paths)', coverageOf(usageReportsMachine, paths as never), paths.length));
