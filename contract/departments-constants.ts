@@ -33,3 +33,6 @@ export const UNIT_DELETE_FAILED = 'Failed to delete unit';
 
 export const DEPARTMENT_DELETE_CONFIRM = 'Are you sure you want to delete this department?';
 export const UNIT_DELETE_CONFIRM = 'Are you sure you want to delete this unit?';
+
+/** GET /departments?client_id= naming another organisation than the caller's (the superuser may name any). */
+export const OTHER_ORGANISATION_DEPARTMENTS = "You can only see your own organisation's departments";

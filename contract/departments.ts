@@ -23,6 +23,8 @@ export const departmentListQuery = z.object({
   page: pageField(),
   page_size: pageSizeField(DEPARTMENT_PAGE_SIZE),
   search: queryText('search', 100).optional(),
+  /** The superuser names the organisation to read; anyone else may name only their own. */
+  client_id: idField('client_id').optional(),
   /** `paginate=false` returns every department of the organisation (Profile selects). */
   paginate: choiceField('paginate', ['true', 'false'])
     .default('true')

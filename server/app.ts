@@ -7,7 +7,7 @@ import { API_PREFIX } from '../contract/api-paths';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/database';
-import { createAuthGuards } from './http/auth';
+import { createAuthGuards, createScopeNarrowing } from './http/auth';
 import { installJsonParser } from './http/body';
 import { installErrorHandler } from './http/errors';
 import { isLoggerInstance, loggerOptions, RequestLog, type AppLogger } from './http/logger';
@@ -122,6 +122,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.decorateRequest('auth', null);
+  app.decorateRequest('scope', null);
+  app.addHook('preHandler', createScopeNarrowing(db));
   installErrorHandler(app);
   installRequestRules(app);
   installContractValidation(app);

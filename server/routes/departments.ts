@@ -18,11 +18,12 @@ import {
   UNIT_CREATED,
   UNIT_DELETED,
   UNIT_UPDATED,
+  OTHER_ORGANISATION_DEPARTMENTS,
 } from '../../contract/departments-constants';
 import { successEnvelope } from '../../contract/envelope';
 import { idParams } from '../../contract/fields';
 import type { AppContext } from '../context';
-import { currentUser, type AuthGuards } from '../http/auth';
+import { currentScope, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
 import {
@@ -30,7 +31,7 @@ import {
   createDepartment,
   deleteDepartment,
   deleteUnit,
-  listOwnDepartments,
+  listDepartmentsIn,
   renameDepartment,
   renameUnit,
 } from '../services/organisation/departments';
@@ -46,17 +47,21 @@ export async function departmentRoutes(app: FastifyInstance, ctx: AppContext, gu
     paths.departments,
     {
       onRequest: guards.requireAuth,
+      config: { clientIdQuery: OTHER_ORGANISATION_DEPARTMENTS },
       schema: {
-        summary: "My organisation's departments, each with its units",
-        description: '`paginate=false` returns all of them on one page (the Profile selects).',
+        summary: "An organisation's departments, each with its units",
+        description:
+          '`paginate=false` returns all of them on one page (the Profile selects). Staff and admins read their own ' +
+          "organisation's (`client_id` naming another is 403); the superuser reads the organisation `client_id` names " +
+          "(404 when there is none), or every organisation's when it is absent.",
         tags,
         querystring: departmentListQuery,
-        response: { 200: successEnvelope(departmentList), ...errorResponses(400) },
+        response: { 200: successEnvelope(departmentList), ...errorResponses(400, 403, 404) },
       },
     },
     async (request) => {
       const { page, page_size, search, paginate } = request.query;
-      return ok(await listOwnDepartments(ctx.db, currentUser(request), { page, pageSize: page_size, search, paginate }));
+      return ok(await listDepartmentsIn(ctx.db, currentScope(request), { page, pageSize: page_size, search, paginate }));
     },
   );
 
@@ -72,7 +77,7 @@ export async function departmentRoutes(app: FastifyInstance, ctx: AppContext, gu
         response: { 200: successEnvelope(department), ...errorResponses(400, 409) },
       },
     },
-    async (request) => ok(await createDepartment(ctx.db, currentUser(request), request.body.name), DEPARTMENT_CREATED),
+    async (request) => ok(await createDepartment(ctx.db, currentScope(request), request.body.name), DEPARTMENT_CREATED),
   );
 
   api.put(
@@ -88,7 +93,7 @@ export async function departmentRoutes(app: FastifyInstance, ctx: AppContext, gu
         response: { 200: successEnvelope(department), ...errorResponses(400, 404, 409) },
       },
     },
-    async (request) => ok(await renameDepartment(ctx.db, currentUser(request), request.params.id, request.body.name), DEPARTMENT_UPDATED),
+    async (request) => ok(await renameDepartment(ctx.db, currentScope(request), request.params.id, request.body.name), DEPARTMENT_UPDATED),
   );
 
   api.delete(
@@ -104,7 +109,7 @@ export async function departmentRoutes(app: FastifyInstance, ctx: AppContext, gu
       },
     },
     async (request) => {
-      const unassigned = await deleteDepartment(ctx.db, currentUser(request), request.params.id);
+      const unassigned = await deleteDepartment(ctx.db, currentScope(request), request.params.id);
       return ok({ message: DEPARTMENT_DELETED, unassigned_users: unassigned }, DEPARTMENT_DELETED);
     },
   );
@@ -122,7 +127,7 @@ export async function departmentRoutes(app: FastifyInstance, ctx: AppContext, gu
         response: { 200: successEnvelope(unit), ...errorResponses(400, 404, 409) },
       },
     },
-    async (request) => ok(await addUnit(ctx.db, currentUser(request), request.params.id, request.body.name), UNIT_CREATED),
+    async (request) => ok(await addUnit(ctx.db, currentScope(request), request.params.id, request.body.name), UNIT_CREATED),
   );
 
   api.put(
@@ -140,7 +145,7 @@ export async function departmentRoutes(app: FastifyInstance, ctx: AppContext, gu
     },
     async (request) => {
       const { id, unitId } = request.params;
-      return ok(await renameUnit(ctx.db, currentUser(request), id, unitId, request.body.name), UNIT_UPDATED);
+      return ok(await renameUnit(ctx.db, currentScope(request), id, unitId, request.body.name), UNIT_UPDATED);
     },
   );
 
@@ -157,7 +162,7 @@ export async function departmentRoutes(app: FastifyInstance, ctx: AppContext, gu
       },
     },
     async (request) => {
-      const unassigned = await deleteUnit(ctx.db, currentUser(request), request.params.id, request.params.unitId);
+      const unassigned = await deleteUnit(ctx.db, currentScope(request), request.params.id, request.params.unitId);
       return ok({ message: UNIT_DELETED, unassigned_users: unassigned }, UNIT_DELETED);
     },
   );

@@ -4,9 +4,9 @@ import { paths } from '../../contract/api-paths';
 import { successEnvelope } from '../../contract/envelope';
 import { idParams } from '../../contract/fields';
 import { feedbackReceipt, feedbackRequest, inboxPage, inboxQuery, replyRatingRequest, replyRatingResult } from '../../contract/feedback';
-import { FEEDBACK_RECEIVED, RATING_SAVED } from '../../contract/feedback-constants';
+import { FEEDBACK_RECEIVED, OTHER_ORGANISATION_FEEDBACK, RATING_SAVED } from '../../contract/feedback-constants';
 import type { AppContext } from '../context';
-import { currentUser, type AuthGuards } from '../http/auth';
+import { currentScope, currentUser, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
 import { submitFeedback } from '../services/organisation/feedback';
@@ -57,6 +57,7 @@ export async function feedbackRoutes(app: FastifyInstance, ctx: AppContext, guar
     paths.feedbackInbox,
     {
       onRequest: guards.requireRole('admin', 'superuser'),
+      config: { clientIdQuery: OTHER_ORGANISATION_FEEDBACK },
       schema: {
         summary: 'Feedback, issue reports and reply ratings, newest first',
         description:
@@ -68,8 +69,8 @@ export async function feedbackRoutes(app: FastifyInstance, ctx: AppContext, guar
       },
     },
     async (request) => {
-      const { page, page_size, kind, client_id } = request.query;
-      return ok(await readInbox(ctx.db, currentUser(request), { page, pageSize: page_size, kind, clientId: client_id }));
+      const { page, page_size, kind } = request.query;
+      return ok(await readInbox(ctx.db, currentScope(request), { page, pageSize: page_size, kind }));
     },
   );
 }

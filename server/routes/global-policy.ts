@@ -5,7 +5,7 @@ import { successEnvelope } from '../../contract/envelope';
 import { globalPolicy, globalPolicyRequest } from '../../contract/global-policy';
 import { POLICY_UPDATED } from '../../contract/global-policy-constants';
 import type { AppContext } from '../context';
-import { currentUser, type AuthGuards } from '../http/auth';
+import { currentScope, currentUser, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
 import { readGlobalPolicy, updateGlobalPolicy } from '../services/organisation/global-policy';
@@ -26,7 +26,7 @@ export async function globalPolicyRoutes(app: FastifyInstance, ctx: AppContext, 
         response: { 200: successEnvelope(globalPolicy), ...errorResponses(403) },
       },
     },
-    async (request) => ok(await readGlobalPolicy(ctx.db, currentUser(request))),
+    async (request) => ok(await readGlobalPolicy(ctx.db, currentScope(request))),
   );
 
   api.put(
@@ -41,6 +41,6 @@ export async function globalPolicyRoutes(app: FastifyInstance, ctx: AppContext, 
         response: { 200: successEnvelope(globalPolicy), ...errorResponses(400, 403) },
       },
     },
-    async (request) => ok(await updateGlobalPolicy(ctx.db, currentUser(request), request.body.policy_prompt), POLICY_UPDATED),
+    async (request) => ok(await updateGlobalPolicy(ctx.db, currentScope(request), currentUser(request).id, request.body.policy_prompt), POLICY_UPDATED),
   );
 }

@@ -6,7 +6,7 @@ import { activationLinkCheckRequest, LINK_VALID } from '../../contract/link-chec
 import { activateRequest, registerRequest, registerResponse, resendActivationQuery } from '../../contract/registration';
 import { ACCOUNT_ACTIVATED, NEW_ACTIVATION_LINK_SENT, VERIFICATION_EMAIL_SENT } from '../../contract/registration-constants';
 import type { AppContext } from '../context';
-import { currentUser, type AuthGuards } from '../http/auth';
+import { currentScope, currentUser, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
 import { checkActivationLink } from '../services/identity/link-checks';
@@ -61,7 +61,7 @@ export async function registrationRoutes(app: FastifyInstance, ctx: AppContext, 
       const { user_id, activation_code } = request.query;
       if (user_id !== undefined) {
         await adminOrSuperuser.call(app, request, reply);
-        await resendActivationFor(ctx, currentUser(request), user_id, request.log);
+        await resendActivationFor(ctx, currentScope(request), user_id, request.log);
         return ok({ message: VERIFICATION_EMAIL_SENT }, VERIFICATION_EMAIL_SENT);
       }
       await resendExpiredActivation(ctx, activation_code!, request.ip, request.log);

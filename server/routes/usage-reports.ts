@@ -5,7 +5,7 @@ import { successEnvelope } from '../../contract/envelope';
 import { dashboard, departmentReport, departmentReportQuery, userReport, userReportQuery } from '../../contract/usage-reports';
 import { DASHBOARD_GENERATED } from '../../contract/usage-reports-constants';
 import type { AppContext } from '../context';
-import { currentUser, type AuthGuards } from '../http/auth';
+import { currentScope, type AuthGuards } from '../http/auth';
 import { csvContent, sendCsv } from '../http/csv-download';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
@@ -39,7 +39,7 @@ export async function usageReportRoutes(app: FastifyInstance, ctx: AppContext, g
         response: { 200: successEnvelope(dashboard), ...errorResponses(403) },
       },
     },
-    async (request) => ok(await generateDashboard(ctx.db, currentUser(request)), DASHBOARD_GENERATED),
+    async (request) => ok(await generateDashboard(ctx.db, currentScope(request)), DASHBOARD_GENERATED),
   );
 
   api.get(
@@ -53,7 +53,7 @@ export async function usageReportRoutes(app: FastifyInstance, ctx: AppContext, g
         response: { 200: successEnvelope(dashboard), ...errorResponses(403) },
       },
     },
-    async (request) => ok(await latestDashboard(ctx.db, currentUser(request))),
+    async (request) => ok(await latestDashboard(ctx.db, currentScope(request))),
   );
 
   api.get(
@@ -69,12 +69,12 @@ export async function usageReportRoutes(app: FastifyInstance, ctx: AppContext, g
       },
     },
     async (request, reply) => {
-      const user = currentUser(request);
+      const scope = currentScope(request);
       if (request.query.export) {
-        const csv = await departmentReportCsv(ctx.db, user, request.query);
+        const csv = await departmentReportCsv(ctx.db, scope, request.query);
         return sendCsv(reply, csv.fileName, csv.header, csv.rows);
       }
-      return ok(await readDepartmentReport(ctx.db, user, request.query));
+      return ok(await readDepartmentReport(ctx.db, scope, request.query));
     },
   );
 
@@ -93,12 +93,12 @@ export async function usageReportRoutes(app: FastifyInstance, ctx: AppContext, g
       },
     },
     async (request, reply) => {
-      const user = currentUser(request);
+      const scope = currentScope(request);
       if (request.query.export) {
-        const csv = await userReportCsv(ctx.db, user, request.query);
+        const csv = await userReportCsv(ctx.db, scope, request.query);
         return sendCsv(reply, csv.fileName, csv.header, csv.rows);
       }
-      return ok(await readUserReport(ctx.db, user, request.query));
+      return ok(await readUserReport(ctx.db, scope, request.query));
     },
   );
 }

@@ -7,15 +7,15 @@ import { PREFERENCES_PATH, PREFERENCES_SAVED, updatePreferencesRequest } from '.
 import { updateProfileRequest, updateProfileResponse } from '../../contract/profile';
 import { user } from '../../contract/user';
 import { updateUserRequest, userList, userListQuery, userStatusQuery } from '../../contract/users';
-import { USER_STATUS_UPDATED, USER_UPDATED } from '../../contract/users-constants';
+import { OTHER_ORGANISATION_USERS, USER_STATUS_UPDATED, USER_UPDATED } from '../../contract/users-constants';
 import type { AppContext } from '../context';
-import { currentUser, type AuthGuards } from '../http/auth';
+import { currentScope, currentUser, type AuthGuards } from '../http/auth';
 import { ok } from '../http/reply';
 import { errorResponses } from '../http/route-schema';
 import { PROFILE_UPDATED, updateOwnProfile } from '../services/identity/profile';
 import { updateOwnPreferences } from '../services/identity/preferences';
 import { toOwnUserView } from '../services/identity/user-view';
-import { listUsersFor, setUserStatus, updateUser } from '../services/identity/users';
+import { listUsersIn, setUserStatus, updateUser } from '../services/identity/users';
 
 const OWN_ORGANISATION = "Admins only, for the people of their own organisation (another organisation's person is 404).";
 
@@ -71,6 +71,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: 
     paths.users,
     {
       onRequest: guards.requireRole('admin', 'superuser'),
+      config: { clientIdQuery: OTHER_ORGANISATION_USERS },
       schema: {
         summary: 'People of an organisation, by name',
         description:
@@ -82,8 +83,8 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: 
       },
     },
     async (request) => {
-      const { page, page_size, search, status, client_id } = request.query;
-      return ok(await listUsersFor(ctx.db, currentUser(request), { page, pageSize: page_size, search, status, clientId: client_id }));
+      const { page, page_size, search, status } = request.query;
+      return ok(await listUsersIn(ctx.db, currentScope(request), { page, pageSize: page_size, search, status }));
     },
   );
 
@@ -102,7 +103,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: 
         response: { 200: successEnvelope(user), ...errorResponses(400, 404) },
       },
     },
-    async (request) => ok(await updateUser(ctx.db, currentUser(request), request.params.id, request.body), USER_UPDATED),
+    async (request) => ok(await updateUser(ctx.db, currentScope(request), currentUser(request), request.params.id, request.body), USER_UPDATED),
   );
 
   api.patch(
@@ -122,6 +123,6 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: 
       },
     },
     async (request) =>
-      ok(await setUserStatus(ctx.db, currentUser(request), request.params.id, request.query.status), USER_STATUS_UPDATED),
+      ok(await setUserStatus(ctx.db, currentScope(request), currentUser(request), request.params.id, request.query.status), USER_STATUS_UPDATED),
   );
 }

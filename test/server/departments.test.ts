@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { departmentList } from '../../contract/departments';
+import { OTHER_ORGANISATION_DEPARTMENTS } from '../../contract/departments-constants';
+import { ORGANISATION_NOT_FOUND } from '../../contract/users-constants';
 import { successEnvelope } from '../../contract/envelope';
 import { insertDepartment } from '../../server/db/repositories/departments';
 import { bearer, createOrganisation, demoClientId, errorDetail, login } from './helpers/fixtures';
@@ -63,5 +65,44 @@ describe('GET /departments/', () => {
     const anon = await list('', {});
     expect(anon.res.statusCode).toBe(401);
     expect(errorDetail(anon.res)).toBe('Not authenticated');
+  });
+});
+
+describe('GET /departments/ by organisation (the request scope)', () => {
+  let t: TestApp;
+  let other: Awaited<ReturnType<typeof createOrganisation>>;
+  let demo: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    other = await createOrganisation(t.db, { name: 'Scope Org' });
+    demo = await demoClientId(t.db);
+  });
+  afterAll(() => t.close());
+
+  const list = async (email: string, query = '') => {
+    const token = (await login(t.app, email)).access_token;
+    return t.app.inject({ method: 'GET', url: `/api/v1/departments/?paginate=false${query}`, headers: bearer(token) });
+  };
+  const names = (res: Awaited<ReturnType<typeof list>>) => successEnvelope(departmentList).parse(res.json()).data.departments.map((d) => d.name);
+
+  it("gives the superuser the organisation client_id names, or every organisation's", async () => {
+    expect(names(await list('super@demo.local', `&client_id=${other.client.id}`))).toEqual(['Scope Org Operations']);
+    const demoNames = names(await list('super@demo.local', `&client_id=${demo}`));
+    expect(demoNames).toContain('Engineering');
+    expect(demoNames).not.toContain('Scope Org Operations');
+    const every = names(await list('super@demo.local'));
+    expect(every).toEqual(expect.arrayContaining(['Engineering', 'Scope Org Operations']));
+  });
+
+  it('answers 404 for an organisation that does not exist, and 403 to a person naming another organisation', async () => {
+    const unknown = await list('super@demo.local', '&client_id=00000000-0000-4000-8000-000000000000');
+    expect(unknown.statusCode).toBe(404);
+    expect(errorDetail(unknown)).toBe(ORGANISATION_NOT_FOUND);
+    for (const email of ['user@demo.local', 'admin@demo.local']) {
+      const refused = await list(email, `&client_id=${other.client.id}`);
+      expect(refused.statusCode).toBe(403);
+      expect(errorDetail(refused)).toBe(OTHER_ORGANISATION_DEPARTMENTS);
+      expect(names(await list(email, `&client_id=${demo}`))).toContain('Engineering');
+    }
   });
 });

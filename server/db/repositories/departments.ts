@@ -35,19 +35,21 @@ export async function findUnitInDepartment(
 }
 
 export interface DepartmentListFilter {
-  clientId: string;
+  /** Undefined: every organisation's (the superuser naming none). */
+  clientId: string | undefined;
   search?: string;
   /** Omit both for every matching row. */
   limit?: number;
   offset?: number;
 }
 
-/** Departments of one organisation by name; `search` matches the name case-insensitively on both databases. */
+/** Departments of one organisation (or all) by name; `search` matches the name case-insensitively on both databases. */
 export async function listDepartments(
   db: Kysely<Database>,
   filter: DepartmentListFilter,
 ): Promise<{ rows: DepartmentRecord[]; total: number }> {
-  let query = db.selectFrom('departments').where('client_id', '=', filter.clientId);
+  let query = db.selectFrom('departments');
+  if (filter.clientId !== undefined) query = query.where('client_id', '=', filter.clientId);
   if (filter.search) {
     const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);

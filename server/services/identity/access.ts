@@ -4,7 +4,9 @@ import { findClientById } from '../../db/repositories/clients';
 import { findActiveSubscription } from '../../db/repositories/subscriptions';
 import { findUserForSession, type UserRecord } from '../../db/repositories/users';
 import { isoNow } from '../../db/timestamps';
-import { UnauthenticatedError } from '../errors';
+import { ORGANISATION_NOT_FOUND } from '../../../contract/users-constants';
+import { ForbiddenError, NotFoundError, UnauthenticatedError } from '../errors';
+import { everyOrganisation, oneOrganisation, type Scope } from '../scope';
 import { AccessTokenError, type AccessClaims, type TokenService } from './tokens';
 
 export const INACTIVE_ACCOUNT = 'Your account is inactive. Please contact your administrator.';
@@ -64,4 +66,27 @@ export async function authenticateAccessToken(
     throw new UnauthenticatedError(SUBSCRIPTION_INACTIVE, 'subscription_expired');
   }
   return user;
+}
+
+/**
+ * The organisations a person may see (see services/scope.ts): the superuser every one, or the one `requested`
+ * names (404 when there is none such); anyone else their own, and naming another is refused with
+ * `otherOrganisation` (403). The one place tenancy is decided: the auth guard calls it for every request, and with
+ * the `client_id` a route reads (its query, or the registration's body).
+ */
+export async function resolveScope(
+  db: Kysely<Database>,
+  user: Pick<UserRecord, 'role' | 'client_id'>,
+  requested?: string,
+  otherOrganisation?: string,
+): Promise<Scope> {
+  if (user.role === 'superuser') {
+    if (requested === undefined) return everyOrganisation;
+    if (!(await findClientById(db, requested))) throw new NotFoundError(ORGANISATION_NOT_FOUND);
+    return oneOrganisation(requested, true);
+  }
+  // Only the superuser belongs to no organisation; anyone else without one sees nothing of any.
+  if (!user.client_id) throw new ForbiddenError();
+  if (requested !== undefined && requested !== user.client_id) throw new ForbiddenError(otherOrganisation);
+  return oneOrganisation(user.client_id);
 }

@@ -18,7 +18,7 @@ import {
   USER_REGISTERED,
   VERIFICATION_EMAIL_FAILED,
 } from '../../../contract/registration-constants';
-import { ORGANISATION_NOT_FOUND, USER_NOT_FOUND } from '../../../contract/users-constants';
+import { USER_NOT_FOUND } from '../../../contract/users-constants';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/database';
 import {
@@ -29,7 +29,6 @@ import {
   markUserActivationsUsed,
   type ActivationRecord,
 } from '../../db/repositories/activations';
-import { findClientById } from '../../db/repositories/clients';
 import { findUserByEmail, findUserById, findUserInClient, insertUser, markUserVerified, type UserRecord } from '../../db/repositories/users';
 import { isoNow } from '../../db/timestamps';
 import { inTransaction } from '../../db/transaction';
@@ -37,7 +36,8 @@ import { isUniqueViolation } from '../../db/unique-violation';
 import type { HeldJob } from '../../platform/jobs/queue';
 import { setNewPassword } from './auth';
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError, UnavailableError } from '../errors';
-import { organisationOf } from '../organisation/own-organisation';
+import { organisationFilter, type Scope } from '../scope';
+import { resolveScope } from './access';
 import { hashPassword } from './passwords';
 import { enforceRateLimits } from '../../platform/rate-limit';
 import { claimSeat } from '../organisation/seats';
@@ -53,14 +53,14 @@ async function targetOrganisation(db: Kysely<Database>, caller: Caller, input: R
   if (caller.role === 'superuser') {
     if (input.role !== 'admin') throw new ForbiddenError(SUPERUSER_CREATES_ADMINS_ONLY);
     if (input.client_id === undefined) throw new InvalidError(CLIENT_ID_REQUIRED, { client_id: CLIENT_ID_REQUIRED });
-    if (!(await findClientById(db, input.client_id))) throw new NotFoundError(ORGANISATION_NOT_FOUND);
-    return input.client_id;
+  } else {
+    if (caller.role !== 'admin') throw new ForbiddenError();
+    if (input.role !== 'user') throw new ForbiddenError(ADMIN_CREATES_USERS_ONLY);
   }
-  if (caller.role !== 'admin') throw new ForbiddenError();
-  if (input.role !== 'user') throw new ForbiddenError(ADMIN_CREATES_USERS_ONLY);
-  const own = organisationOf(caller);
-  if (input.client_id !== undefined && input.client_id !== own) throw new ForbiddenError(OTHER_ORGANISATION_REGISTRATION);
-  return own;
+  // The body's client_id narrows the scope as a route's ?client_id does (the superuser names any, an admin only theirs).
+  const scope = await resolveScope(db, caller, input.client_id, OTHER_ORGANISATION_REGISTRATION);
+  if (scope.kind !== 'organisation') throw new InvalidError(CLIENT_ID_REQUIRED, { client_id: CLIENT_ID_REQUIRED });
+  return scope.clientId;
 }
 
 /** A fresh code for the person (their earlier ones end); `db` should be the caller's transaction. */
@@ -133,9 +133,9 @@ async function resendTo(ctx: AppContext, user: UserRecord, log: FastifyBaseLogge
  * POST /auth/resend-activation?user_id=: an admin for a person of their own organisation (anyone else's is 404),
  * the superuser for anybody. Only while the person has not activated yet and is active.
  */
-export async function resendActivationFor(ctx: AppContext, caller: Caller, userId: string, log: FastifyBaseLogger): Promise<void> {
-  const user =
-    caller.role === 'superuser' ? await findUserById(ctx.db, userId) : await findUserInClient(ctx.db, organisationOf(caller), userId);
+export async function resendActivationFor(ctx: AppContext, scope: Scope, userId: string, log: FastifyBaseLogger): Promise<void> {
+  const clientId = organisationFilter(scope);
+  const user = clientId === undefined ? await findUserById(ctx.db, userId) : await findUserInClient(ctx.db, clientId, userId);
   if (!user) throw new NotFoundError(USER_NOT_FOUND);
   if (user.verified) throw new ConflictError(ALREADY_VERIFIED);
   if (user.status !== 'active') throw new ConflictError(RESEND_TO_INACTIVE_USER);

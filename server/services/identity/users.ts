@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { User } from '../../../contract/user';
 import type { UpdateUserRequest, UserList } from '../../../contract/users';
 import {
-  OTHER_ORGANISATION_USERS,
   OWN_ACCOUNT_UNDEACTIVATABLE,
   OWN_ROLE_UNCHANGEABLE,
   USER_DEPARTMENT_NOT_FOUND,
@@ -23,7 +22,7 @@ import {
 } from '../../db/repositories/users';
 import { inTransaction } from '../../db/transaction';
 import { InvalidError, NotFoundError } from '../errors';
-import { listScope, organisationOf } from '../organisation/own-organisation';
+import { organisationFilter, organisationIn, type Scope } from '../scope';
 import { pageWindow, totalPages } from '../paging';
 import { claimSeat } from '../organisation/seats';
 import { endAllSessions, renewAccessTokens } from './session';
@@ -34,20 +33,17 @@ export interface UserListOptions {
   pageSize: number;
   search?: string;
   status?: UserRecord['status'];
-  /** Whose users; only a superuser may name an organisation other than their own. */
-  clientId?: string;
 }
 
-type Caller = Pick<UserRecord, 'id' | 'role' | 'client_id'>;
+type Caller = Pick<UserRecord, 'id'>;
 
 /**
- * GET /users (the routes allow admins and the superuser). An admin sees only their own organisation: naming another
- * one is refused (ForbiddenError). The superuser sees the named organisation's people, or everybody's.
+ * GET /users (the routes allow admins and the superuser): the people of the organisation in scope (an admin's own,
+ * or the one the superuser names with `client_id`), or everybody's for the superuser naming none.
  */
-export async function listUsersFor(db: Kysely<Database>, caller: Caller, opts: UserListOptions): Promise<UserList> {
-  const clientId = await listScope(db, caller, opts.clientId, OTHER_ORGANISATION_USERS);
+export async function listUsersIn(db: Kysely<Database>, scope: Scope, opts: UserListOptions): Promise<UserList> {
   const { rows, total } = await listUsers(db, {
-    clientId,
+    clientId: organisationFilter(scope),
     search: opts.search || undefined,
     status: opts.status,
     ...pageWindow(opts.page, opts.pageSize),
@@ -103,8 +99,8 @@ async function assignment(
 }
 
 /** PATCH /users/{id}: name, role, department and unit of a person of the admin's organisation. */
-export async function updateUser(db: Kysely<Database>, admin: Caller, id: string, input: UpdateUserRequest): Promise<User> {
-  const clientId = organisationOf(admin);
+export async function updateUser(db: Kysely<Database>, scope: Scope, admin: Caller, id: string, input: UpdateUserRequest): Promise<User> {
+  const clientId = organisationIn(scope);
   const updated = await inTransaction(db, async (trx) => {
     const user = await ownUser(trx, clientId, id);
     if (input.role !== undefined && input.role !== user.role && user.id === admin.id) {
@@ -125,8 +121,14 @@ export async function updateUser(db: Kysely<Database>, admin: Caller, id: string
  * PATCH /users/{id}/status. Deactivating ends every session of the person in the same transaction: their next refresh
  * fails, and their access tokens stop working at once (every request reads the status and the session version).
  */
-export async function setUserStatus(db: Kysely<Database>, admin: Caller, id: string, status: UserRecord['status']): Promise<User> {
-  const clientId = organisationOf(admin);
+export async function setUserStatus(
+  db: Kysely<Database>,
+  scope: Scope,
+  admin: Caller,
+  id: string,
+  status: UserRecord['status'],
+): Promise<User> {
+  const clientId = organisationIn(scope);
   const updated = await inTransaction(db, async (trx) => {
     const user = await ownUser(trx, clientId, id);
     if (user.id === admin.id && status !== 'active') throw new InvalidError(OWN_ACCOUNT_UNDEACTIVATABLE);

@@ -18,11 +18,10 @@ import {
   unitNamesOf,
   type Named,
 } from '../../db/repositories/departments';
-import type { UserRecord } from '../../db/repositories/users';
 import { inTransaction } from '../../db/transaction';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/unique-violation';
 import { ConflictError, NotFoundError } from '../errors';
-import { organisationOf } from './own-organisation';
+import { organisationFilter, organisationIn, type Scope } from '../scope';
 
 export interface DepartmentListOptions {
   page: number;
@@ -31,13 +30,13 @@ export interface DepartmentListOptions {
   paginate: boolean;
 }
 
-/** Departments of one organisation, each with its units, by name. */
-export async function listClientDepartments(
-  db: Kysely<Database>,
-  clientId: string,
-  opts: DepartmentListOptions,
-): Promise<DepartmentList> {
+/**
+ * GET /departments: the departments of the organisation in scope, each with its units, by name; the superuser,
+ * naming none, reads every organisation's.
+ */
+export async function listDepartmentsIn(db: Kysely<Database>, scope: Scope, opts: DepartmentListOptions): Promise<DepartmentList> {
   const search = opts.search || undefined;
+  const clientId = organisationFilter(scope);
   const { rows, total } = opts.paginate
     ? await listDepartments(db, { clientId, search, limit: opts.pageSize, offset: (opts.page - 1) * opts.pageSize })
     : await listDepartments(db, { clientId, search });
@@ -53,21 +52,9 @@ export async function listClientDepartments(
   return { departments, page: opts.page, page_size: opts.pageSize, total, total_pages: Math.ceil(total / opts.pageSize) };
 }
 
-/** GET /departments: the caller's organisation's. The superuser belongs to none, so gets an empty page. */
-export async function listOwnDepartments(
-  db: Kysely<Database>,
-  user: Pick<UserRecord, 'client_id'>,
-  opts: DepartmentListOptions,
-): Promise<DepartmentList> {
-  if (user.client_id) return listClientDepartments(db, user.client_id, opts);
-  return { departments: [], page: 1, page_size: opts.pageSize, total: 0, total_pages: opts.paginate ? 0 : 1 };
-}
-
 // The admin's changes (the routes allow admins only), always within the caller's own organisation: another
 // organisation's department or unit answers exactly like one that does not exist. Names arrive trimmed and within
 // the limit (the contract's schemas); whether one is taken is decided by nameKey, the same on both databases.
-
-type Admin = Pick<UserRecord, 'client_id'>;
 
 /** Throws ConflictError(`taken`) when another of `siblings` (not `selfId`) has the name, case aside. */
 function ensureNameFree(siblings: readonly Named[], name: string, taken: string, selfId?: string): void {
@@ -96,8 +83,8 @@ async function ownDepartment(db: Kysely<Database>, clientId: string, id: string)
   return department;
 }
 
-export async function createDepartment(db: Kysely<Database>, admin: Admin, name: string): Promise<Department> {
-  const clientId = organisationOf(admin);
+export async function createDepartment(db: Kysely<Database>, scope: Scope, name: string): Promise<Department> {
+  const clientId = organisationIn(scope);
   return withUniqueName(DEPARTMENT_NAME_TAKEN, () =>
     inTransaction(db, async (trx) => {
       ensureNameFree(await departmentNamesOf(trx, clientId), name, DEPARTMENT_NAME_TAKEN);
@@ -108,8 +95,8 @@ export async function createDepartment(db: Kysely<Database>, admin: Admin, name:
 }
 
 /** The department renamed, with its units. */
-export async function renameDepartment(db: Kysely<Database>, admin: Admin, id: string, name: string): Promise<Department> {
-  const clientId = organisationOf(admin);
+export async function renameDepartment(db: Kysely<Database>, scope: Scope, id: string, name: string): Promise<Department> {
+  const clientId = organisationIn(scope);
   return withUniqueName(DEPARTMENT_NAME_TAKEN, () =>
     inTransaction(db, async (trx) => {
       await ownDepartment(trx, clientId, id);
@@ -122,15 +109,15 @@ export async function renameDepartment(db: Kysely<Database>, admin: Admin, id: s
 }
 
 /** Deletes the department and its units; its people lose their department and unit. Returns how many they were. */
-export async function deleteDepartment(db: Kysely<Database>, admin: Admin, id: string): Promise<number> {
-  const clientId = organisationOf(admin);
+export async function deleteDepartment(db: Kysely<Database>, scope: Scope, id: string): Promise<number> {
+  const clientId = organisationIn(scope);
   const unassigned = await inTransaction(db, (trx) => deleteDepartmentInClient(trx, clientId, id));
   if (unassigned === undefined) throw new NotFoundError(DEPARTMENT_NOT_FOUND);
   return unassigned;
 }
 
-export async function addUnit(db: Kysely<Database>, admin: Admin, departmentId: string, name: string): Promise<Unit> {
-  const clientId = organisationOf(admin);
+export async function addUnit(db: Kysely<Database>, scope: Scope, departmentId: string, name: string): Promise<Unit> {
+  const clientId = organisationIn(scope);
   return withUniqueName(UNIT_NAME_TAKEN, () =>
     inTransaction(db, async (trx) => {
       await ownDepartment(trx, clientId, departmentId);
@@ -141,8 +128,8 @@ export async function addUnit(db: Kysely<Database>, admin: Admin, departmentId: 
   );
 }
 
-export async function renameUnit(db: Kysely<Database>, admin: Admin, departmentId: string, unitId: string, name: string): Promise<Unit> {
-  const clientId = organisationOf(admin);
+export async function renameUnit(db: Kysely<Database>, scope: Scope, departmentId: string, unitId: string, name: string): Promise<Unit> {
+  const clientId = organisationIn(scope);
   return withUniqueName(UNIT_NAME_TAKEN, () =>
     inTransaction(db, async (trx) => {
       await ownDepartment(trx, clientId, departmentId);
@@ -155,8 +142,8 @@ export async function renameUnit(db: Kysely<Database>, admin: Admin, departmentI
 }
 
 /** Deletes the unit; its people lose their department and unit (sent to Profile again). Returns how many they were. */
-export async function deleteUnit(db: Kysely<Database>, admin: Admin, departmentId: string, unitId: string): Promise<number> {
-  const clientId = organisationOf(admin);
+export async function deleteUnit(db: Kysely<Database>, scope: Scope, departmentId: string, unitId: string): Promise<number> {
+  const clientId = organisationIn(scope);
   const unassigned = await inTransaction(db, async (trx) => {
     await ownDepartment(trx, clientId, departmentId);
     return deleteUnitInClient(trx, clientId, departmentId, unitId);

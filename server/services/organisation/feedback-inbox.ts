@@ -1,18 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { InboxPage } from '../../../contract/feedback';
-import { OTHER_ORGANISATION_FEEDBACK, type InboxKind } from '../../../contract/feedback-constants';
+import type { InboxKind } from '../../../contract/feedback-constants';
 import type { Database } from '../../db/database';
 import { listInbox } from '../../db/repositories/feedback-inbox';
-import type { UserRecord } from '../../db/repositories/users';
-import { listScope } from './own-organisation';
+import { organisationFilter, type Scope } from '../scope';
 import { pageWindow, totalPages } from '../paging';
 
 export interface InboxOptions {
   page: number;
   pageSize: number;
   kind?: InboxKind;
-  /** Whose feedback; only the superuser may name an organisation other than their own. */
-  clientId?: string;
 }
 
 /**
@@ -22,10 +19,9 @@ export interface InboxOptions {
  */
 export async function readInbox(
   db: Kysely<Database>,
-  caller: Pick<UserRecord, 'role' | 'client_id'>,
+  scope: Scope,
   opts: InboxOptions,
 ): Promise<InboxPage> {
-  const clientId = await listScope(db, caller, opts.clientId, OTHER_ORGANISATION_FEEDBACK);
-  const { rows, total } = await listInbox(db, { clientId, kind: opts.kind, ...pageWindow(opts.page, opts.pageSize) });
+  const { rows, total } = await listInbox(db, { clientId: organisationFilter(scope), kind: opts.kind, ...pageWindow(opts.page, opts.pageSize) });
   return { items: rows, page: opts.page, page_size: opts.pageSize, total, total_pages: totalPages(total, opts.pageSize) };
 }

@@ -4,15 +4,12 @@ import { DASHBOARD_MONTHS, DASHBOARD_REFRESH_MS, DASHBOARD_TOP_DEPARTMENTS, DASH
 import type { Database } from '../../db/database';
 import { findDashboardSnapshot, saveDashboardSnapshot } from '../../db/repositories/dashboard-snapshots';
 import { peoplePerMonth, topDepartments, topUsers } from '../../db/repositories/usage-reports';
-import type { UserRecord } from '../../db/repositories/users';
-import { organisationOf } from './own-organisation';
+import { organisationIn, type Scope } from '../scope';
 import { monthKey, monthStart } from './usage-period';
 
-type Admin = Pick<UserRecord, 'client_id'>;
-
 /** Computes the organisation's dashboard now (last 12 UTC months, the current one last) and stores it as its latest. */
-export async function generateDashboard(db: Kysely<Database>, user: Admin): Promise<Dashboard> {
-  const clientId = organisationOf(user);
+export async function generateDashboard(db: Kysely<Database>, scope: Scope): Promise<Dashboard> {
+  const clientId = organisationIn(scope);
   const now = new Date();
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth();
@@ -42,14 +39,14 @@ export async function generateDashboard(db: Kysely<Database>, user: Admin): Prom
  * The organisation's latest dashboard while it is fresh (younger than DASHBOARD_REFRESH_MS, the SPA's refresh
  * interval), else a new one: many admins watching the dashboard cost one computation per interval.
  */
-export async function latestDashboard(db: Kysely<Database>, user: Admin): Promise<Dashboard> {
-  const snapshot = await findDashboardSnapshot(db, organisationOf(user));
+export async function latestDashboard(db: Kysely<Database>, scope: Scope): Promise<Dashboard> {
+  const snapshot = await findDashboardSnapshot(db, organisationIn(scope));
   if (snapshot && Date.now() - Date.parse(snapshot.generated_at) < DASHBOARD_REFRESH_MS) {
     // A snapshot stored by an older shape of the dashboard is simply made again.
     const stored = dashboard.safeParse(safeJson(snapshot.data));
     if (stored.success) return stored.data;
   }
-  return generateDashboard(db, user);
+  return generateDashboard(db, scope);
 }
 
 function safeJson(text: string): unknown {

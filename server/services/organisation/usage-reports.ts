@@ -11,21 +11,19 @@ import {
   type RowWindow,
   type UsageFilter,
 } from '../../db/repositories/usage-reports';
-import type { UserRecord } from '../../db/repositories/users';
-import { organisationOf } from './own-organisation';
+import { organisationIn, type Scope } from '../scope';
 import { pageWindow, totalPages } from '../paging';
 import { periodRanges } from './usage-period';
 
-type Admin = Pick<UserRecord, 'client_id'>;
 type ReportFilter = DepartmentReportFilter | UserReportFilter;
 
 /** Rows read per query while exporting: memory stays bounded however large the organisation. */
 export const EXPORT_PAGE_ROWS = 1000;
 
 /** The caller's own organisation, always: ids of another organisation's departments or units simply match nothing. */
-function usageFilter(user: Admin, filter: ReportFilter): UsageFilter {
+function usageFilter(scope: Scope, filter: ReportFilter): UsageFilter {
   return {
-    clientId: organisationOf(user),
+    clientId: organisationIn(scope),
     ranges: periodRanges(filter.year, filter.months),
     departmentIds: filter.department_ids,
     unitIds: filter.unit_ids,
@@ -36,15 +34,15 @@ function pageOf(filter: ReportFilter, total: number) {
   return { total, page: filter.page, limit: filter.limit, pages: totalPages(total, filter.limit) };
 }
 
-export async function departmentReport(db: Kysely<Database>, user: Admin, filter: DepartmentReportFilter): Promise<DepartmentReport> {
-  const usage = usageFilter(user, filter);
+export async function departmentReport(db: Kysely<Database>, scope: Scope, filter: DepartmentReportFilter): Promise<DepartmentReport> {
+  const usage = usageFilter(scope, filter);
   const { rows, total } = await departmentReportPage(db, usage, { by: filter.sort_by, order: filter.sort_order }, pageWindow(filter.page, filter.limit));
   // A page past the end has no row to carry the total: count the groups on their own.
   return { items: rows, ...pageOf(filter, total ?? (await countDepartmentGroups(db, usage))) };
 }
 
-export async function userReport(db: Kysely<Database>, user: Admin, filter: UserReportFilter): Promise<UserReport> {
-  const usage = usageFilter(user, filter);
+export async function userReport(db: Kysely<Database>, scope: Scope, filter: UserReportFilter): Promise<UserReport> {
+  const usage = usageFilter(scope, filter);
   const { rows, total } = await userReportPage(db, usage, { by: filter.sort_by, order: filter.sort_order }, pageWindow(filter.page, filter.limit));
   return { users: rows, ...pageOf(filter, total ?? (await countUserGroups(db, usage))) };
 }
@@ -79,8 +77,8 @@ async function* mapRows<T, R>(rows: AsyncIterable<T>, toCsv: (row: T) => R): Asy
 
 const orNa = (name: string | null) => name ?? NOT_AVAILABLE;
 
-export async function departmentReportCsv(db: Kysely<Database>, user: Admin, filter: DepartmentReportFilter): Promise<CsvExport> {
-  const usage = usageFilter(user, filter);
+export async function departmentReportCsv(db: Kysely<Database>, scope: Scope, filter: DepartmentReportFilter): Promise<CsvExport> {
+  const usage = usageFilter(scope, filter);
   const sort = { by: filter.sort_by, order: filter.sort_order } as const;
   const rows = await everyRow((w) => departmentReportPage(db, usage, sort, w));
   return {
@@ -90,8 +88,8 @@ export async function departmentReportCsv(db: Kysely<Database>, user: Admin, fil
   };
 }
 
-export async function userReportCsv(db: Kysely<Database>, user: Admin, filter: UserReportFilter): Promise<CsvExport> {
-  const usage = usageFilter(user, filter);
+export async function userReportCsv(db: Kysely<Database>, scope: Scope, filter: UserReportFilter): Promise<CsvExport> {
+  const usage = usageFilter(scope, filter);
   const sort = { by: filter.sort_by, order: filter.sort_order } as const;
   const rows = await everyRow((w) => userReportPage(db, usage, sort, w));
   return {
