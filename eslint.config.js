@@ -1,8 +1,8 @@
-import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { lintedFile, relativeImports } from './eslint/relative-imports.js';
 import { serverLayers } from './eslint/server-layers.js';
 
 // Import boundaries from ARCHITECTURE.md, enforced where it is cheap.
@@ -26,29 +26,16 @@ const featureBoundaries = {
     schema: [],
   },
   create(context) {
-    const cwd = context.cwd;
-    const file = path.relative(cwd, context.filename).split(path.sep).join('/');
-    const own = /^src\/features\/([^/]+)\//.exec(file);
+    const own = /^src\/features\/([^/]+)\//.exec(lintedFile(context));
     if (!own) return {};
-    const check = (source) => {
-      if (!source || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
-      const target = path
-        .relative(cwd, path.resolve(path.dirname(context.filename), source.value))
-        .split(path.sep)
-        .join('/');
+    return relativeImports(context, ({ source, target }) => {
       const feature = /^src\/features\/([^/]+)(\/|$)/.exec(target);
       if (feature && feature[1] !== own[1]) {
         context.report({ node: source, messageId: 'otherFeature', data: { from: own[1], to: feature[1] } });
       } else if (target === 'src/app' || target.startsWith('src/app/')) {
         context.report({ node: source, messageId: 'app' });
       }
-    };
-    return {
-      ImportDeclaration: (node) => check(node.source),
-      ExportNamedDeclaration: (node) => check(node.source),
-      ExportAllDeclaration: (node) => check(node.source),
-      ImportExpression: (node) => check(node.source),
-    };
+    });
   },
 };
 

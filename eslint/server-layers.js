@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { lintedFile, relativeImports } from './relative-imports.js';
 
 /**
  * Which folder of server/ may import which: an allow-list, so a new dependency is a decision written here, not an
@@ -51,35 +51,19 @@ export const serverLayers = {
     schema: [],
   },
   create(context) {
-    const cwd = context.cwd;
-    const file = path.relative(cwd, context.filename).split(path.sep).join('/');
-    const from = serverLayer(file);
+    const from = serverLayer(lintedFile(context));
     if (!from || from === 'root') return {};
     if (!(from in SERVER_LAYERS)) {
       return { Program: (node) => context.report({ node, messageId: 'unknown', data: { from } }) };
     }
-    const check = (node, source, typeOnly) => {
-      if (!source || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
-      const target = path.relative(cwd, path.resolve(path.dirname(context.filename), source.value)).split(path.sep).join('/');
+    return relativeImports(context, ({ source, target, typeOnly }) => {
       const to = serverLayer(target) ?? (target === 'server' ? 'root' : null);
       if (!to || to === from) return;
       if (to === 'root') {
-        if (!typeOnly) context.report({ node: source, messageId: 'root', data: { from, to: path.basename(target) } });
-        return;
-      }
-      if (!SERVER_LAYERS[from].includes(to)) {
+        if (!typeOnly) context.report({ node: source, messageId: 'root', data: { from, to: target.split('/').pop() } });
+      } else if (!SERVER_LAYERS[from].includes(to)) {
         context.report({ node: source, messageId: 'notAllowed', data: { from, to, allowed: SERVER_LAYERS[from].join(', ') || 'none' } });
       }
-    };
-    const typeOnly = (node) =>
-      node.importKind === 'type' ||
-      node.exportKind === 'type' ||
-      (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
-    return {
-      ImportDeclaration: (node) => check(node, node.source, typeOnly(node)),
-      ExportNamedDeclaration: (node) => check(node, node.source, typeOnly(node)),
-      ExportAllDeclaration: (node) => check(node, node.source, node.exportKind === 'type'),
-      ImportExpression: (node) => check(node, node.source, false),
-    };
+    });
   },
 };
