@@ -17,6 +17,8 @@ export const paths = {
   /** Whether an activation link still works, asked before the password is typed. */
   activateCheck: '/auth/activate/check',
   me: '/users/me',
+  /** PATCH: the signed-in person's own preferences (body in contract/preferences.ts). */
+  preferences: '/users/me/preferences',
   updateProfile: '/users/me/update-profile',
   users: '/users/',
   user: '/users/:id',

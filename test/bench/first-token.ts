@@ -2,7 +2,8 @@ import http, { createServer, type IncomingMessage, type ServerResponse } from 'n
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { freshDatabase } from './bench-database';
-import { measureHttpFloor, measureRelayFloor } from './http-floor';
+import { ratioOf, reportGoal } from './goal-line';
+import { measureHttpFloor, measureRelayFloor, startChild, timedPosts } from './http-floor';
 import { benchSignIn, NO_BACKUP_MODEL_ENV, startServer } from './server-process';
 import { median } from './median';
 
@@ -13,6 +14,11 @@ import { median } from './median';
 /**
  * The goal for the server's part (ms, median) on top of what a bare relay adds, measured in the same run (issue 29:
  * a fixed number held on one machine and not the next; the model call through the openai SDK is inside it).
+ * On this kind of machine (2 shared cores) the SDK alone takes about all of it: a bare relay asking the model through
+ * the SDK (sdk-relay.ts) added 3.7–5.2 ms against the node:http relay's 1.7–1.9 ms (1.9–3.3 ms for the SDK and
+ * undici's fetch: a few turns of the event loop before the request leaves, and its stream parsing), and the server
+ * 0.6–1.4 ms over that SDK relay (5.8 / 6.6 ms against a goal of 4.9 ms, 2026-11-28, with 4 other agents on the
+ * cores). The goal is kept, and missed, rather than the SDK dropped: its figure is printed beside the goal's.
  */
 export const ADDED_GOAL_MS = 3;
 /** The model's own time to first token (ms). */
@@ -245,6 +251,25 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean
   return true;
 }
 
+/**
+ * The bare relay again, but asking the model through the OpenAI SDK as the server builds it (sdk-relay.ts, in a
+ * process of its own) against the scripted model: what the SDK alone adds on this path, beside the node:http relay.
+ */
+export async function measureSdkRelayFloor(pauseMs: number, modelMs: number, samples = 30): Promise<number> {
+  const model = await startScriptedModel(modelMs);
+  const relay = await startChild(['--import', 'tsx', 'test/bench/sdk-relay.ts', model.baseUrl]);
+  try {
+    const posts = await timedPosts(relay.port, pauseMs, samples);
+    // The model heard every POST in turn, the 2 uncounted ones first.
+    const own = model.replies.slice(2).map((c) => c.firstByteAt - c.receivedAt);
+    if (own.length !== posts.length) throw new Error(`the SDK relay made ${model.replies.length} model calls for ${posts.length + 2} posts`);
+    return median(posts.map((t, i) => t.firstAt - t.sentAt - own[i]!));
+  } finally {
+    relay.stop();
+    await model.close();
+  }
+}
+
 export async function measureFirstToken() {
   const model = await startScriptedModel(MODEL_FIRST_TOKEN_MS);
   const database = await freshDatabase(process.env.DATABASE_URL);
@@ -312,6 +337,7 @@ export async function measureFirstToken() {
       return {
         floorMs: await measureHttpFloor(PAUSE_MS),
         relayFloorMs: await measureRelayFloor(PAUSE_MS, MODEL_FIRST_TOKEN_MS),
+        sdkRelayMs: await measureSdkRelayFloor(PAUSE_MS, MODEL_FIRST_TOKEN_MS),
         series: [
           { label: 'new conversation each time', samples: fresh },
           { label: 'follow-ups in one conversation', samples: followUps },
@@ -334,7 +360,7 @@ const quantile = (values: number[], q: number) => {
 };
 
 /** Prints the section of `npm run bench`. */
-export function printFirstToken({ series, floorMs, relayFloorMs }: Awaited<ReturnType<typeof measureFirstToken>>) {
+export function printFirstToken({ series, floorMs, relayFloorMs, sdkRelayMs }: Awaited<ReturnType<typeof measureFirstToken>>) {
   const ms = (n: number) => `${n.toFixed(1)} ms`;
   console.log(
     `\nTime to first token added by the server (scripted model: first token after ${MODEL_FIRST_TOKEN_MS} ms, then ${REPLY_TOKENS} tokens; ` +
@@ -346,15 +372,27 @@ export function printFirstToken({ series, floorMs, relayFloorMs }: Awaited<Retur
   );
   console.log(
     `  the same path with a bare node:http relay in place of the server (the first chunk passed on, nothing else done) adds ${ms(relayFloorMs)} (median): ` +
-      'what any server would add here',
+      'what any server would add here (the reference of the goal)',
+  );
+  console.log(
+    `  a bare relay asking the model through the OpenAI SDK as the server does (sdk-relay.ts) adds ${ms(sdkRelayMs)}: the SDK's own part here is ` +
+      `${ms(sdkRelayMs - relayFloorMs)} of the ${ms(ADDED_GOAL_MS)} the goal allows on top of the bare relay`,
   );
   const goal = relayFloorMs + ADDED_GOAL_MS;
   for (const s of series) {
     const added = median(s.samples.map((x) => x.addedMs));
     console.log(
-      `  ${s.label}: server-added time to first token median ${ms(added)} — goal at most the relay's ${ms(relayFloorMs)} + ${ms(ADDED_GOAL_MS)} = ${ms(goal)} (${added <= goal ? 'met' : 'NOT met'}); ` +
-        `p95 ${ms(quantile(s.samples.map((x) => x.addedMs), 0.95))}`,
+      `  ${s.label}: server-added time to first token median ${ms(added)}, p95 ${ms(quantile(s.samples.map((x) => x.addedMs), 0.95))}; ` +
+        `${ms(added - sdkRelayMs)} more than the SDK relay's: what the server's own work adds`,
     );
+    reportGoal({
+      what: `server-added time to first token, ${s.label}`,
+      measured: ms(added),
+      reference: `bare relay ${ms(relayFloorMs)} (+ ${ms(ADDED_GOAL_MS)} = ${ms(goal)}; SDK relay ${ms(sdkRelayMs)})`,
+      ratio: ratioOf(added, relayFloorMs),
+      goal: `<= relay + ${ms(ADDED_GOAL_MS)}`,
+      pass: added <= goal,
+    });
     const col = (pick: (x: FirstTokenSample) => number) => `${ms(median(s.samples.map(pick)))} / ${ms(quantile(s.samples.map(pick), 0.95))}`;
     console.log(
       `    before the model ${col((x) => x.beforeModelMs)}, after its first byte ${col((x) => x.afterModelMs)}, client TTFT ${col((x) => x.clientMs)} (median / p95); where it went (median):`,

@@ -16,8 +16,13 @@ s.listen(0, '127.0.0.1', () => process.stdout.write(String(s.address().port) + '
 `;
 
 /** A Node program (its source) run in another process; resolves with the port it prints once listening. */
-async function startProcess(source: string, ...args: string[]) {
-  const child = spawn(process.execPath, ['-e', source, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+function startProcess(source: string, ...args: string[]) {
+  return startChild(['-e', source, ...args]);
+}
+
+/** `node <args>` in another process (a TypeScript file with ['--import', 'tsx', file]); resolves with the port it prints. */
+export async function startChild(args: string[]) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
     child.once('error', reject);
@@ -29,7 +34,7 @@ async function startProcess(source: string, ...args: string[]) {
  * `samples` small keep-alive POSTs to 127.0.0.1:`port`, each after `pauseMs` of quiet (2 more before them, not
  * counted): when each was sent, when its first byte of body came back, and when its answer ended.
  */
-async function timedPosts(port: number, pauseMs: number, samples: number) {
+export async function timedPosts(port: number, pauseMs: number, samples: number) {
   const agent = new http.Agent({ keepAlive: true });
   const times: Array<{ sentAt: number; firstAt: number; endAt: number }> = [];
   try {

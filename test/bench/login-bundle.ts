@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { launchBenchBrowser } from './browser';
+import { ratioOf, reportGoal } from './goal-line';
 
 export const LOGIN_JS_BUDGET_KB = 140;
 
@@ -28,4 +29,19 @@ export async function measureLoginJs(baseUrl: string, executablePath: string) {
   } finally {
     await browser.close();
   }
+}
+
+/** The app's scripts on /login, then the goal line against the reference page's (login-reference.ts) total. */
+export function printLoginJs(app: Awaited<ReturnType<typeof measureLoginJs>>, reference: Awaited<ReturnType<typeof measureLoginJs>>) {
+  console.log('\nJS loaded by the login route (gzip, level 9):');
+  for (const s of app.scripts) console.log(`  ${(s.gzip / 1024).toFixed(1).padStart(7)} KB  ${s.url}  (${(s.raw / 1024).toFixed(1)} KB raw)`);
+  console.log(`  ${app.totalGzipKb.toFixed(1).padStart(7)} KB  total; the reference page (bare React + router, the same form) loads ${reference.totalGzipKb.toFixed(1)} KB`);
+  reportGoal({
+    what: 'login route JS (gzip)',
+    measured: `${app.totalGzipKb.toFixed(1)} KB`,
+    reference: `bare page ${reference.totalGzipKb.toFixed(1)} KB`,
+    ratio: ratioOf(app.totalGzipKb, reference.totalGzipKb),
+    goal: `<= ${LOGIN_JS_BUDGET_KB} KB`,
+    pass: app.totalGzipKb <= LOGIN_JS_BUDGET_KB,
+  });
 }

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Request } from 'playwright-core';
 import { launchBenchBrowser, launchBenchProfile } from './browser';
 import { BENCH_DEMO_PASSWORD, startServer } from './server-process';
 import { LAST_MESSAGE_MARKER, seedConversation } from './seed-conversation';
+import { ratioOf, reportGoal } from './goal-line';
 import { median } from './median';
 
 // Opening a long conversation: a 1,000-message conversation seeded into the bench server's database, opened
@@ -14,8 +15,11 @@ import { median } from './median';
  * moved by 40 ms between runs of the same code, so the goal's figure takes 15.
  */
 export const OPEN_RUNS = 15;
-/** The issue's goal for the median time to the last message on screen. */
-export const OPEN_GOAL_MS = 300;
+/**
+ * The goal (issue 29): the median time to the last message on screen at most this many times the median time to an
+ * empty chat screen, measured in the same run (a fixed 300 ms held on one machine and not on the next).
+ */
+export const OPEN_RATIO_GOAL = 1.3;
 /** The demo account the bench signs in as and seeds the conversation for. */
 export const EMAIL = 'user@demo.local';
 /** The seeded conversation's length. */
@@ -94,6 +98,26 @@ export function watchLastMessage({ marker, settleMs, report }: { marker: string;
     if (visible && firstVisible !== null && now - lastChange >= settleMs) {
       const done: PageTimes = { chatShown, firstArticle, firstVisible, settled: lastChange, articles: articles.length, timeOrigin: performance.timeOrigin };
       console.log(`${report}${JSON.stringify(done)}`);
+      return;
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+/** The empty chat screen's heading (src/features/chat/chat-page.tsx): drawn once /chat, with no conversation, is up. */
+export const EMPTY_CHAT_HEADING = 'How can I help you today?';
+
+/**
+ * Runs in the page before any of its scripts (the reference of the goal): reports the first frame in which the empty
+ * chat screen's heading and its message box are on screen, as ms since navigation start.
+ */
+export function watchEmptyChat({ heading, report }: { heading: string; report: string }) {
+  const tick = () => {
+    const h2 = [...document.querySelectorAll('h2')].find((h) => h.textContent === heading);
+    const box = document.querySelector('textarea');
+    if (h2 && box && h2.getBoundingClientRect().height > 0 && box.getBoundingClientRect().height > 0) {
+      console.log(`${report}${JSON.stringify({ shown: performance.now() })}`);
       return;
     }
     requestAnimationFrame(tick);
@@ -206,11 +230,36 @@ async function openOnce(context: BrowserContext, serverUrl: string, conversation
   }
 }
 
-async function openRuns(context: BrowserContext, serverUrl: string, conversationId: string): Promise<OpenRun[]> {
-  for (let i = 0; i < WARMUP_LOADS; i++) await openOnce(context, serverUrl, conversationId);
+/** One fresh page load of the empty chat screen (/chat with no conversation): ms until it is drawn. */
+async function openEmptyOnce(context: BrowserContext, serverUrl: string): Promise<number> {
+  const page = await context.newPage();
+  try {
+    await page.addInitScript({ content: initScript(watchEmptyChat, { heading: EMPTY_CHAT_HEADING, report: REPORT_PREFIX }) });
+    const reported = page.waitForEvent('console', { predicate: (m) => m.text().startsWith(REPORT_PREFIX), timeout: 60_000 });
+    reported.catch(() => undefined);
+    await page.goto(`${serverUrl}/chat`, { waitUntil: 'commit' });
+    return (JSON.parse((await reported).text().slice(REPORT_PREFIX.length)) as { shown: number }).shown;
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * The conversation's loads, each followed by a load of the empty chat screen when `withEmpty` (the goal's
+ * reference: both in the same browser, taking turns, so that the machine's load falls on both alike).
+ */
+async function openRuns(context: BrowserContext, serverUrl: string, conversationId: string, withEmpty = false) {
+  for (let i = 0; i < WARMUP_LOADS; i++) {
+    await openOnce(context, serverUrl, conversationId);
+    if (withEmpty) await openEmptyOnce(context, serverUrl);
+  }
   const runs: OpenRun[] = [];
-  for (let i = 0; i < OPEN_RUNS; i++) runs.push(await openOnce(context, serverUrl, conversationId));
-  return runs;
+  const emptyMs: number[] = [];
+  for (let i = 0; i < OPEN_RUNS; i++) {
+    runs.push(await openOnce(context, serverUrl, conversationId));
+    if (withEmpty) emptyMs.push(await openEmptyOnce(context, serverUrl));
+  }
+  return { runs, emptyMs };
 }
 
 /**
@@ -225,16 +274,16 @@ export async function measureOpenConversation(executablePath: string) {
     const seedMs = performance.now() - seedStarted;
 
     const profile = await signedInProfile(executablePath, server.url);
-    let runs: OpenRun[];
+    let measured: Awaited<ReturnType<typeof openRuns>>;
     try {
-      runs = await openRuns(profile, server.url, seeded.id);
+      measured = await openRuns(profile, server.url, seeded.id, true);
     } finally {
       await profile.close();
     }
     const browser = await launchBenchBrowser(executablePath);
     try {
-      const privateRuns = await openRuns(await signedInContext(browser, server.url), server.url, seeded.id);
-      return { runs, privateRuns, seeded, seedMs };
+      const privateRuns = (await openRuns(await signedInContext(browser, server.url), server.url, seeded.id)).runs;
+      return { runs: measured.runs, emptyMs: measured.emptyMs, privateRuns, seeded, seedMs };
     } finally {
       await browser.close();
     }
@@ -244,7 +293,7 @@ export async function measureOpenConversation(executablePath: string) {
 }
 
 /** Prints the section of `npm run bench`. */
-export function printOpenConversation({ runs, privateRuns, seeded, seedMs }: Awaited<ReturnType<typeof measureOpenConversation>>) {
+export function printOpenConversation({ runs, emptyMs, privateRuns, seeded, seedMs }: Awaited<ReturnType<typeof measureOpenConversation>>) {
   const ms = (n: number) => `${Math.round(n)} ms`;
   const visible = median(runs.map((r) => r.visibleMs));
   const api = median(runs.map((r) => r.apiMs));
@@ -256,10 +305,19 @@ export function printOpenConversation({ runs, privateRuns, seeded, seedMs }: Awa
       `signed in, in a browser with its own profile as a returning visitor's is (HTTP cache and all Chromium keeps of earlier visits):`,
   );
   const fetched = Math.max(...runs.map((r) => r.apiMessages));
+  const empty = median(emptyMs);
   console.log(
-    `  open a 1,000-message conversation: median ${ms(visible)} — goal at most ${OPEN_GOAL_MS} ms (${visible <= OPEN_GOAL_MS ? 'met' : 'NOT met'}) (API ${ms(api)}, ${kb.toFixed(0)} KB, the latest ${fetched} messages), ` +
-      `${articles} articles in the DOM`,
+    `  open a 1,000-message conversation: median ${ms(visible)} (API ${ms(api)}, ${kb.toFixed(0)} KB, the latest ${fetched} messages), ` +
+      `${articles} articles in the DOM; the empty chat screen (/chat, loads taking turns with these): median ${ms(empty)}`,
   );
+  reportGoal({
+    what: 'open a 1,000-message conversation',
+    measured: ms(visible),
+    reference: `empty chat screen ${ms(empty)}`,
+    ratio: ratioOf(visible, empty),
+    goal: `ratio <= ${OPEN_RATIO_GOAL}`,
+    pass: visible <= OPEN_RATIO_GOAL * empty,
+  });
   const at = (pick: (r: OpenRun) => number) => ms(median(runs.map(pick)));
   console.log(
     `  median timeline from navigation start: document ${at((r) => r.htmlMs)}, app entry loaded ${at((r) => r.entryMs)}, ` +
@@ -268,6 +326,7 @@ export function printOpenConversation({ runs, privateRuns, seeded, seedMs }: Awa
       `response complete ${at((r) => r.apiStartMs + r.apiMs)}, first messages drawn ${at((r) => r.firstArticleMs)}, last message visible ${ms(visible)}, ` +
       `settled (not moved for ${SETTLE_MS} ms) ${at((r) => r.settledMs)}`,
   );
+  console.log(`  empty chat screen per run: ${emptyMs.map((t) => Math.round(t)).join(', ')} ms`);
   console.log(
     `  per run (visible / settled / API): ${runs.map((r) => `${Math.round(r.visibleMs)} / ${Math.round(r.settledMs)} / ${Math.round(r.apiMs)}`).join(', ')} ms`,
   );
