@@ -259,10 +259,10 @@ export const chatScreenMachine = setup({
       enqueue.sendTo('upload', { type: 'conversation.open', conversationId: event.conversationId });
       enqueue.raise({ type: 'drawer.close' });
     }),
-    startTitlePoll: enqueueActions(({ context, event, enqueue }) => {
+    startTitlePoll: enqueueActions(({ context, event, enqueue, self }) => {
       assertEvent(event, 'exchange.completed');
       if (context.titlePollFor !== null) enqueue.stopChild('titlePoll');
-      enqueue.spawnChild('titlePoll', { id: 'titlePoll', input: titlePollInput(event.conversationId) });
+      enqueue.spawnChild('titlePoll', { id: 'titlePoll', input: { ...titlePollInput(event.conversationId), parent: self } });
       enqueue.assign({ titlePollFor: event.conversationId });
     }),
     /** Only a poll that saw the server's name has something to show; one that gave up leaves the list as it is. */
@@ -272,17 +272,17 @@ export const chatScreenMachine = setup({
       enqueue.sendTo('list', { type: 'conversation.patch', id: context.titlePollFor, patch: { title: event.output.value } });
     }),
     /** Used where `hasConversation` passed. */
-    openShare: enqueueActions(({ context, enqueue }) => {
+    openShare: enqueueActions(({ context, enqueue, self }) => {
       if (context.sharingFor !== null) enqueue.stopChild('share');
-      enqueue.spawnChild('share', { id: 'share', input: { conversationId: context.conversationId as string } });
+      enqueue.spawnChild('share', { id: 'share', input: { conversationId: context.conversationId as string, parent: self } });
       enqueue.assign({ sharingFor: context.conversationId });
     }),
     closeShare: enqueueActions(({ enqueue }) => {
       enqueue.stopChild('share');
       enqueue.assign({ sharingFor: null });
     }),
-    openPrompts: enqueueActions(({ enqueue }) => {
-      enqueue.spawnChild('prompts', { id: 'prompts' });
+    openPrompts: enqueueActions(({ enqueue, self }) => {
+      enqueue.spawnChild('prompts', { id: 'prompts', input: { parent: self } });
       enqueue.assign({ promptsOpen: true });
     }),
     closePrompts: enqueueActions(({ enqueue }) => {
@@ -290,10 +290,10 @@ export const chatScreenMachine = setup({
       enqueue.assign({ promptsOpen: false });
     }),
     /** A second message replaces the first one's form. */
-    openSavePrompt: enqueueActions(({ context, event, enqueue }) => {
+    openSavePrompt: enqueueActions(({ context, event, enqueue, self }) => {
       assertEvent(event, 'prompt.saveOpen');
       if (context.savingPrompt) enqueue.stopChild('savePrompt');
-      enqueue.spawnChild('savePrompt', { id: 'savePrompt', input: savePromptForm(event.text) });
+      enqueue.spawnChild('savePrompt', { id: 'savePrompt', input: { ...savePromptForm(event.text), parent: self } });
       enqueue.assign({ savingPrompt: true });
     }),
     closeSavePrompt: enqueueActions(({ enqueue }) => {
@@ -334,10 +334,10 @@ export const chatScreenMachine = setup({
     attachments: { documentIds: [], documents: [], attaching: false },
   }),
   invoke: [
-    { id: 'send', src: 'send', input: ({ context, event }) => ({ conversationId: context.conversationId, opened: openedAtStart(event) }) },
-    { id: 'list', src: 'list' },
-    { id: 'documents', src: 'documents', input: ({ context }) => ({ conversationId: context.conversationId }) },
-    { id: 'upload', src: 'upload', input: ({ context }) => ({ conversationId: context.conversationId }) },
+    { id: 'send', src: 'send', input: ({ context, event, self }) => ({ conversationId: context.conversationId, opened: openedAtStart(event), parent: self }) },
+    { id: 'list', src: 'list', input: ({ self }) => ({ parent: self }) },
+    { id: 'documents', src: 'documents', input: ({ context, self }) => ({ conversationId: context.conversationId, parent: self }) },
+    { id: 'upload', src: 'upload', input: ({ context, self }) => ({ conversationId: context.conversationId, parent: self }) },
     // What the server's tools can do (browsing set up, demo images): the input box reads it from this child.
     { id: 'tools', src: 'tools' },
   ],

@@ -15,7 +15,7 @@ import { isNotFoundFailure, serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { pollMachine, type PollInput, type PollOutput, type PollProgress } from './poll.machine';
-import { report } from './report';
+import { report, type ReportsTo } from './report';
 import { errorMarker } from '../shared/markers';
 import { UNKNOWN_STREAM_ERROR } from '../contract/chat-constants';
 import type { ChatMessage, ConversationMessages, MessageDocument, ReasoningEffort } from '../contract/chat';
@@ -154,13 +154,13 @@ export interface LoadEarlierInput extends LoadInput {
   before: string;
 }
 
-export interface ChatSendInput {
+export interface ChatSendInput extends ReportsTo {
   conversationId: string | null;
   /** The conversation's latest page, already loaded (see "A page in hand"); only with its conversationId. */
   opened?: ConversationMessages | null;
 }
 
-export interface ChatSendContext {
+export interface ChatSendContext extends ReportsTo {
   conversationId: string | null;
   /** Oldest first. Messages sent here have temporary ids (`temp-user-N`, `temp-assistant-N`) until the control record. */
   messages: ChatMessage[];
@@ -683,6 +683,7 @@ export const chatSendMachine = setup({
     ...freshContext(input.conversationId),
     // Only a settled page: a reply still being written is loaded afresh, then followed.
     openedPage: input.conversationId !== null && input.opened && !hasStreamingReply(input.opened.messages) ? input.opened : null,
+    parent: input.parent,
   }),
   initial: 'opening',
   on: {
@@ -811,7 +812,7 @@ export const chatSendMachine = setup({
       invoke: {
         id: 'follow',
         src: 'follow',
-        input: ({ context }) => followInput(context.conversationId as string),
+        input: ({ context, self }) => ({ ...followInput(context.conversationId as string), parent: self }),
         onDone: [
           { guard: 'followFailed', target: 'networkError', actions: 'markFollowFailed' },
           { guard: and(['followFinished', 'isFirstExchange']), target: 'idle', actions: 'reportExchangeCompleted' },

@@ -4,7 +4,7 @@ import { DOCUMENT_DELETE_FAILED, DOCUMENT_DELETED, DOCUMENTS_FETCH_FAILED } from
 import { isNotFoundFailure } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
-import { report } from './report';
+import { report, type ReportsTo } from './report';
 
 /**
  * The documents of the open conversation (spec chat-and-session.md section 2 "Chat screen": the 'N Document(s)'
@@ -35,11 +35,11 @@ export const DOCUMENT_DOWNLOAD_FAILED = 'Failed to download document';
 /** The header button's label, the spec's 'N Document(s)' read as English: '1 Document', '0 Documents', '3 Documents'. */
 export const documentsLabel = (count: number) => `${count} ${count === 1 ? 'Document' : 'Documents'}`;
 
-export interface ConversationDocumentsInput {
+export interface ConversationDocumentsInput extends ReportsTo {
   conversationId: string | null;
 }
 
-export interface ConversationDocumentsContext {
+export interface ConversationDocumentsContext extends ReportsTo {
   conversationId: string | null;
   /** The open conversation's documents, oldest first (as the server lists them). */
   documents: DocumentView[];
@@ -110,7 +110,7 @@ export const conversationDocumentsMachine = setup({
   },
 }).createMachine({
   id: 'conversationDocuments',
-  context: ({ input }) => ({ conversationId: input.conversationId, documents: [], deletingId: null, downloadingId: null }),
+  context: ({ input }) => ({ conversationId: input.conversationId, documents: [], deletingId: null, downloadingId: null, parent: input.parent }),
   initial: 'pick',
   on: {
     // Leaving through `pick` and entering `conversation` again restarts everything in it: the load is for the new

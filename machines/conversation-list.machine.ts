@@ -2,7 +2,7 @@ import { assertEvent, assign, enqueueActions, sendTo, setup } from 'xstate';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { pagerMachine, type PagerEvent, type PagerInput } from './pager.machine';
-import { report } from './report';
+import { report, type ReportsTo } from './report';
 import type { Conversation } from '../contract/chat';
 import {
   CONVERSATION_PAGE_SIZE,
@@ -49,7 +49,7 @@ export const SEARCH_INPUT: PagerInput = {
   messages: { load: SEARCH_FAILED, loadMore: SEARCH_MORE_FAILED },
 };
 
-export interface ConversationListContext {
+export interface ConversationListContext extends ReportsTo {
   /** The running rename: the new (trimmed) title. */
   renaming: { id: string; title: string } | null;
   deletingId: string | null;
@@ -83,6 +83,8 @@ export const conversationListMachine = setup({
   types: {
     context: {} as ConversationListContext,
     events: {} as ConversationListEvent,
+    // Run by itself (tests, paths) it takes no input (`void`: an optional input's `undefined` would be dropped).
+    input: {} as ReportsTo | void,
     emitted: {} as ConversationListReported,
     tags: {} as 'renaming' | 'deleting',
     children: {} as { pages: 'pages'; search: 'search'; renameConversation: 'renameConversation'; deleteConversation: 'deleteConversation' },
@@ -109,10 +111,10 @@ export const conversationListMachine = setup({
   },
 }).createMachine({
   id: 'conversationList',
-  context: { renaming: null, deletingId: null },
+  context: ({ input }) => ({ renaming: null, deletingId: null, parent: input?.parent }),
   invoke: [
-    { id: 'pages', src: 'pages', input: PAGES_INPUT },
-    { id: 'search', src: 'search', input: SEARCH_INPUT },
+    { id: 'pages', src: 'pages', input: ({ self }) => ({ ...PAGES_INPUT, parent: self }) },
+    { id: 'search', src: 'search', input: ({ self }) => ({ ...SEARCH_INPUT, parent: self }) },
   ],
   on: {
     'list.loadMore': { actions: sendTo('pages', { type: 'pager.loadMore' }) },

@@ -45,7 +45,7 @@ export const feedbackInboxMachine = setup({
   },
 }).createMachine({
   id: 'feedbackInbox',
-  invoke: { id: 'list', src: 'list', input: inboxListInput },
+  invoke: { id: 'list', src: 'list', input: ({ self }) => ({ ...inboxListInput, parent: self }) },
   initial: 'browsing',
   states: {
     browsing: {

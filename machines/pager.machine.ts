@@ -1,7 +1,7 @@
 import { and, assertEvent, assign, setup } from 'xstate';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
-import { report } from './report';
+import { report, type ReportsTo } from './report';
 
 /**
  * One paged list from the server, behind every list of the product (ARCHITECTURE.md "Screens made of
@@ -62,7 +62,7 @@ export interface PagerSearch {
   pageSize?: number;
 }
 
-export interface PagerInput {
+export interface PagerInput extends ReportsTo {
   pageSize: number;
   mode: 'append' | 'replace';
   search?: PagerSearch;
@@ -83,7 +83,7 @@ interface PendingPatch {
   patch: Record<string, unknown>;
 }
 
-export interface PagerContext {
+export interface PagerContext extends ReportsTo {
   items: PagerItem[];
   /** The page shown last (append: the last page loaded; 0 before any). */
   page: number;
@@ -164,6 +164,7 @@ function fromInput(input: PagerInput): PagerContext {
     autoLoad: input.autoLoad ?? true,
     error: null,
     pending: {},
+    parent: input.parent,
   };
 }
 

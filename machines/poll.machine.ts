@@ -1,6 +1,6 @@
 import { assertEvent, assign, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import { notProvided } from './not-provided';
-import { report } from './report';
+import { report, type ReportsTo } from './report';
 
 /**
  * One poll behind every "wait until the server says so" (ARCHITECTURE.md "Screens made of machines"): wait an
@@ -24,7 +24,8 @@ import { report } from './report';
  * Output: {@link PollOutput}.
  */
 
-export interface PollInput<TCheckInput = unknown> {
+/** `parent`: the machine that gets each `poll.progress` (ReportsTo). */
+export interface PollInput<TCheckInput = unknown> extends ReportsTo {
   /** The time before each check (the `POLL_INTERVAL` delay). */
   intervalMs: number;
   /** Checks before giving up (at least 1). */

@@ -14,7 +14,7 @@ import { normaliseTags } from '../shared/tags';
 import { serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
-import { report } from './report';
+import { report, type ReportsTo } from './report';
 
 /**
  * One prompt's form (spec chat-and-session.md section 2 modals 'Save to Personal Prompt Library' and 'Edit
@@ -30,7 +30,7 @@ import { report } from './report';
  * server's sentence, else the input's failure text, and keeps what was typed.
  */
 
-export interface PromptFormInput {
+export interface PromptFormInput extends ReportsTo {
   /** The prompt being edited, or null for a new one. */
   id: string | null;
   prompt: string;

@@ -5,7 +5,7 @@ import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { pagerMachine, type PagerInput } from './pager.machine';
 import { promptFormMachine, type PromptFormInput } from './prompt-form.machine';
-import { report } from './report';
+import { report, type ReportsTo } from './report';
 
 /**
  * The Prompt Library modal (spec chat-and-session.md section 2 modals, section 4 "Prompt library", section 8
@@ -64,7 +64,7 @@ export const editPromptForm = (entry: PromptEntry): PromptFormInput => ({
   texts: { saved: PROMPT_UPDATED, failed: UPDATE_PROMPT_FAILED },
 });
 
-export interface PromptLibraryContext {
+export interface PromptLibraryContext extends ReportsTo {
   /** The prompt being loaded for, or shown in, the edit form. */
   editing: PromptEntry | null;
   editingId: string | null;
@@ -108,6 +108,8 @@ export const promptLibraryMachine = setup({
   types: {
     context: {} as PromptLibraryContext,
     events: {} as PromptLibraryEvent | ActorOutcome,
+    // Run by itself (tests, paths) it takes no input (`void`: an optional input's `undefined` would be dropped).
+    input: {} as ReportsTo | void,
     emitted: {} as PromptLibraryReported,
     tags: {} as 'busy' | 'copied',
     children: {} as { list: 'list'; form: 'form'; loadPrompt: 'loadPrompt'; deletePrompt: 'deletePrompt'; copyText: 'copyText' },
@@ -134,8 +136,8 @@ export const promptLibraryMachine = setup({
   },
 }).createMachine({
   id: 'promptLibrary',
-  context: { editing: null, editingId: null, deletingId: null, copiedId: null },
-  invoke: { id: 'list', src: 'list', input: promptListInput },
+  context: ({ input }) => ({ editing: null, editingId: null, deletingId: null, copiedId: null, parent: input?.parent }),
+  invoke: { id: 'list', src: 'list', input: ({ self }) => ({ ...promptListInput, parent: self }) },
   initial: 'browsing',
   on: {
     'prompts.search': { actions: 'forwardToList' },
@@ -181,7 +183,7 @@ export const promptLibraryMachine = setup({
       invoke: {
         id: 'form',
         src: 'form',
-        input: newPromptForm,
+        input: ({ self }) => ({ ...newPromptForm, parent: self }),
         onDone: { target: 'browsing', actions: sendTo('list', { type: 'pager.refetch' }) },
       },
       on: { 'form.cancel': 'browsing' },
@@ -204,7 +206,7 @@ export const promptLibraryMachine = setup({
       invoke: {
         id: 'form',
         src: 'form',
-        input: ({ context }) => editPromptForm(context.editing as PromptEntry),
+        input: ({ context, self }) => ({ ...editPromptForm(context.editing as PromptEntry), parent: self }),
         onDone: {
           target: 'browsing',
           actions: sendTo('list', ({ event }) => ({ type: 'item.upsert' as const, item: event.output, insert: false })),

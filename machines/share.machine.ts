@@ -4,7 +4,7 @@ import { answerStatusOf, retryCanHelp } from './answer-status';
 import { serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice } from './notice';
-import { report } from './report';
+import { report, type ReportsTo } from './report';
 
 /**
  * The Share modal of one conversation (spec chat-and-session.md section 2 "Share modal", section 4 "Share modal",
@@ -36,7 +36,7 @@ export const STOP_SHARING_FAILED = 'Failed to stop sharing';
 /** The confirmation's question: a link already sent to colleagues will stop working for them. */
 export const STOP_SHARING_CONFIRM = 'Stop sharing this conversation? The link will stop working for everyone who has it.';
 
-export interface ShareInput {
+export interface ShareInput extends ReportsTo {
   conversationId: string;
 }
 
@@ -48,7 +48,7 @@ export interface ShareFailure {
   canRetry: boolean;
 }
 
-export interface ShareContext {
+export interface ShareContext extends ReportsTo {
   conversationId: string;
   /** The read-only link, once the server gave it. */
   url: string | null;
@@ -98,7 +98,7 @@ export const shareMachine = setup({
   },
 }).createMachine({
   id: 'share',
-  context: ({ input }) => ({ conversationId: input.conversationId, url: null, shareId: null, failure: null }),
+  context: ({ input }) => ({ conversationId: input.conversationId, url: null, shareId: null, failure: null, parent: input.parent }),
   initial: 'loading',
   states: {
     loading: {

@@ -30,7 +30,7 @@ import { serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { pollMachine, type PollInput, type PollOutput, type PollProgress } from './poll.machine';
-import { report } from './report';
+import { report, type ReportsTo } from './report';
 
 /**
  * The composer's attachments (spec chat-and-session.md "Chat input box"; section 4 "Sending a message" rules 6
@@ -84,7 +84,7 @@ export const MAX_DOCUMENT_POLL_ATTEMPTS = 900;
 /** Beyond the spec (which names no limit): a message brings at most MAX_DOCUMENTS_PER_MESSAGE files. */
 export const tooManyFiles = (max: number) => `A message can bring at most ${max} documents`;
 
-export interface UploadInput {
+export interface UploadInput extends ReportsTo {
   conversationId: string | null;
 }
 
@@ -112,7 +112,7 @@ export interface DeleteFileInput {
   id: string;
 }
 
-export interface UploadContext {
+export interface UploadContext extends ReportsTo {
   conversationId: string | null;
   /** Ready documents listed for the next message, in the order they were added. */
   files: DocumentView[];
@@ -341,7 +341,7 @@ export const uploadMachine = setup({
   },
 }).createMachine({
   id: 'upload',
-  context: ({ input }) => freshContext(input.conversationId),
+  context: ({ input }) => ({ ...freshContext(input.conversationId), parent: input.parent }),
   initial: 'composer',
   on: {
     // Re-entering `composer` stops the upload, the watch and a delete in flight.
@@ -408,7 +408,7 @@ export const uploadMachine = setup({
                       invoke: {
                         id: 'watch',
                         src: 'watch',
-                        input: ({ context }) => documentPollInput(context.processing.filter((d) => !isSettled(d)).map((d) => d.id)),
+                        input: ({ context, self }) => ({ ...documentPollInput(context.processing.filter((d) => !isSettled(d)).map((d) => d.id)), parent: self }),
                         onDone: { target: 'settled', actions: 'applyWatchEnd' },
                         // The poll itself broke (not a failed check): what is not settled counts as failed.
                         onError: 'settled',

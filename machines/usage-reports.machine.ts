@@ -225,7 +225,7 @@ export const usageReportsMachine = setup({
       on: { 'filter.apply': { guard: 'hasMonths', target: 'showing', actions: 'apply' } },
     },
     showing: {
-      invoke: { id: 'list', src: 'list', input: ({ context }) => reportListInput(context.applied!) },
+      invoke: { id: 'list', src: 'list', input: ({ context, self }) => ({ ...reportListInput(context.applied!), parent: self }) },
       exit: 'clearResults',
       initial: 'viewing',
       on: {

@@ -197,7 +197,7 @@ export const usersAdminMachine = setup({
 }).createMachine({
   id: 'usersAdmin',
   context: ({ input }) => ({ meId: input.meId, ...closed, switching: null, resendingFor: null, deactivating: null }),
-  invoke: { id: 'list', src: 'list', input: userListInput },
+  invoke: { id: 'list', src: 'list', input: ({ self }) => ({ ...userListInput, parent: self }) },
   initial: 'browsing',
   on: {
     'users.search': { actions: sendTo('list', ({ event }) => ({ type: 'pager.search' as const, text: event.text })) },

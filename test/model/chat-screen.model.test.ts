@@ -178,18 +178,18 @@ function checkStep(s: Snap, e: { type: string } | null) {
   expect(sendInputs).toHaveLength(1);
   expect(sendInputs[0]).toMatchObject({ opened: null });
   // So did the documents child; it hears of every conversation the URL opens.
-  expect(documentsInputs).toEqual(sendInputs.map((input) => ({ conversationId: (input as { conversationId: string | null }).conversationId })));
+  expect(documentsInputs).toEqual(sendInputs.map((input) => ({ conversationId: (input as { conversationId: string | null }).conversationId, parent: expect.anything() })));
   // At most one title poll runs, for the conversation named in context.
   const running = polls.filter((x) => !x.stopped);
   expect(running.length).toBe(s.context.titlePollFor === null ? running.length : 1);
-  if (s.context.titlePollFor !== null) expect(running.at(-1)!.input).toEqual(titlePollInput(s.context.titlePollFor));
+  if (s.context.titlePollFor !== null) expect(running.at(-1)!.input).toEqual({ ...titlePollInput(s.context.titlePollFor), parent: expect.anything() });
   // The Share modal's child runs exactly while one is open, for the open conversation.
   const sharing = shares.filter((x) => !x.stopped);
   expect(sharing.length).toBe(s.context.sharingFor === null ? 0 : 1);
   expect(Boolean(s.children.share)).toBe(s.context.sharingFor !== null);
   if (s.context.sharingFor !== null) {
     expect(s.context.sharingFor).toBe(s.context.conversationId);
-    expect(sharing[0]!.input).toEqual({ conversationId: s.context.sharingFor });
+    expect(sharing[0]!.input).toEqual({ conversationId: s.context.sharingFor, parent: expect.anything() });
   }
 
   // The prompt library's and the save form's children run exactly while their modals are open.
@@ -295,7 +295,7 @@ function checkStep(s: Snap, e: { type: string } | null) {
       if (event.messageCount === 2) {
         // Listed at creation already; its name comes from the poll.
         expect(fresh.list).toEqual([]);
-        expect(fresh.polls.map((x) => x.input)).toEqual([titlePollInput('c1')]);
+        expect(fresh.polls.map((x) => x.input)).toEqual([{ ...titlePollInput('c1'), parent: expect.anything() }]);
         expect(s.context.titlePollFor).toBe('c1');
       } else {
         expect(fresh.list).toEqual([{ type: 'list.refresh' }]);
@@ -364,7 +364,7 @@ function checkStep(s: Snap, e: { type: string } | null) {
     case 'prompt.saveOpen':
       // A form with the message's text and no tags; a second message replaces the first one's form.
       expect(s.context.savingPrompt).toBe(true);
-      expect(saving[0]!.input).toEqual(savePromptForm(event.text));
+      expect(saving[0]!.input).toEqual({ ...savePromptForm(event.text), parent: expect.anything() });
       nothingElse([]);
       break;
     case 'prompt.saveClose':
@@ -429,7 +429,7 @@ describe('chat-screen (examples)', () => {
     sendInputs = [];
     const page: ConversationMessages = { conversation: { id: 'c1', title: 'Trip', created_at: 'x', updated_at: 'x' }, messages: [], earlier_cursor: null };
     const actor = createActor(testMachine(), { input: { conversationId: 'c1', entitlements: basic, opened: page } }).start();
-    expect(sendInputs).toEqual([{ conversationId: 'c1', opened: page }]);
+    expect(sendInputs).toEqual([{ conversationId: 'c1', opened: page, parent: actor }]);
     expect(JSON.stringify(actor.getSnapshot().context)).not.toContain('Trip');
   });
 

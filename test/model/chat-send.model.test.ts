@@ -1014,7 +1014,7 @@ describe('chat-send (examples)', () => {
       actors: { chatSend: child },
     }).createMachine({
       context: { seen: [] },
-      invoke: { id: 'chatSend', src: 'chatSend', input: { conversationId: null } },
+      invoke: { id: 'chatSend', src: 'chatSend', input: ({ self }) => ({ conversationId: null, parent: self }) },
       on: {
         'conversation.created': { actions: assign({ seen: ({ context, event }) => [...context.seen, event as ChatSendReported] }) },
         'exchange.completed': { actions: assign({ seen: ({ context, event }) => [...context.seen, event as ChatSendReported] }) },

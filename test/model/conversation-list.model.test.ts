@@ -97,7 +97,7 @@ const check = (fn: (s: Snap, e: Ev | null, fresh: { pages: EventObject[]; search
     reportedSeen = reported.length;
     const event = e as Ev | null;
     // Both pagers run all the time, with the spec's page sizes, debounce and minimum.
-    expect(inputs).toEqual({ pages: PAGES_INPUT, search: SEARCH_INPUT });
+    expect(inputs).toEqual({ pages: { ...PAGES_INPUT, parent: expect.anything() }, search: { ...SEARCH_INPUT, parent: expect.anything() } });
     expect(s.hasTag('renaming')).toBe(s.matches('renaming'));
     expect(s.hasTag('deleting')).toBe(s.matches('deleting'));
     switch (event?.type) {

@@ -190,7 +190,7 @@ describe('poll (examples)', () => {
     expect(stopped.actor.getSnapshot().output).toEqual({ status: 'stopped', value: 'not yet', error: null, attempts: 1 });
   });
 
-  it('an invoked poll sends its progress and its output to the parent', async () => {
+  it('an invoked poll sends its progress to the parent that passed itself in the input, and its output', async () => {
     vi.useFakeTimers();
     const child = modelMachine.provide({ actors: { check: fromPromise<string, unknown>(async () => 'ready') } });
     const parent = setup({
@@ -204,7 +204,7 @@ describe('poll (examples)', () => {
           invoke: {
             id: 'poll',
             src: 'poll',
-            input: { ...keepGoing, intervalMs: 10 },
+            input: ({ self }) => ({ ...keepGoing, intervalMs: 10, parent: self }),
             onDone: { target: 'done', actions: assign({ seen: ({ context, event }) => [...context.seen, event.output] }) },
           },
           on: { 'poll.progress': { actions: assign({ seen: ({ context, event }) => [...context.seen, event] }) } },
