@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobCutOff, type JobPayloads } from '../../server/platform/jobs/queue';
 import { createSqlJobQueue } from '../../server/platform/jobs/sql-queue';
+import { FAILED_JOB_RETENTION_MS, upkeepHandlers } from '../../server/upkeep';
 import { login, post } from './helpers/fixtures';
 import { FAST_JOBS, sharedDatabase, until, type SharedDatabase } from './helpers/job-instances';
 import { resetTokenFrom, startSmtpPeer } from './helpers/smtp-peer';
@@ -49,6 +50,9 @@ describe('jobs shared by several instances', () => {
         ownConnection: true,
         jobs: {
           ...FAST_JOBS,
+          // What is tested is the atomic claim: a lease long enough that no stall of a loaded machine lets one lapse
+          // (a lapsed lease is taken over by design, which would run that job twice).
+          leaseMs: 30_000,
           concurrency: 8,
           handlers: {
             'conversation-title': {
@@ -192,9 +196,36 @@ describe('jobs shared by several instances', () => {
     const after = await shared.db.selectFrom('jobs').select('run_after').where('name', '=', 'upkeep-unsent-uploads').executeTakeFirstOrThrow();
     expect(after.run_after).toBe(rescheduled.run_after);
     expect(await shared.db.selectFrom('jobs').select('key').where('name', 'like', 'upkeep-%').orderBy('key').execute()).toEqual([
+      { key: 'repeat:upkeep-failed-jobs' },
       { key: 'repeat:upkeep-interrupted-replies' },
       { key: 'repeat:upkeep-rate-limits' },
       { key: 'repeat:upkeep-unsent-uploads' },
     ]);
+  });
+
+  it('deletes failed jobs once they are older than their retention, and keeps younger ones', async () => {
+    shared = await sharedDatabase();
+    const day = 24 * 3_600_000;
+    const failedAt = (daysAgo: number) => new Date(Date.now() - daysAgo * day).toISOString();
+    const failed = (id: string, daysAgo: number) => ({
+      id,
+      name: 'conversation-title',
+      payload: JSON.stringify(title(1)),
+      key: null,
+      status: 'failed' as const,
+      attempts: 3,
+      max_attempts: 3,
+      run_after: failedAt(daysAgo),
+      leased_until: null,
+      leased_by: null,
+      last_error: 'the model is down',
+      created_at: failedAt(daysAgo),
+      updated_at: failedAt(daysAgo),
+    });
+    const olderThanRetention = FAILED_JOB_RETENTION_MS / day + 1;
+    await shared.db.insertInto('jobs').values([failed('old', olderThanRetention), failed('recent', 2)]).execute();
+    const handlers = upkeepHandlers({ db: shared.db, files: undefined as never, log: silentLog });
+    await handlers['upkeep-failed-jobs'].run({}, { id: 'upkeep', attempt: 1, signal: new AbortController().signal });
+    expect((await shared.db.selectFrom('jobs').select('id').where('status', '=', 'failed').execute()).map((j) => j.id)).toEqual(['recent']);
   });
 });

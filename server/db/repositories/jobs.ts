@@ -156,3 +156,9 @@ export async function failJob(db: Kysely<Database>, id: string, owner: string, l
     .where('leased_by', '=', owner)
     .execute();
 }
+
+/** Deletes the failed jobs last touched before `before` (they were kept that long for whoever looks into them). */
+export async function deleteFailedJobsBefore(db: Kysely<Database>, before: string): Promise<number> {
+  const result = await db.deleteFrom('jobs').where('status', '=', 'failed').where('updated_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -18,6 +18,7 @@ export interface JobPayloads {
   'upkeep-interrupted-replies': Record<string, never>;
   'upkeep-rate-limits': Record<string, never>;
   'upkeep-unsent-uploads': Record<string, never>;
+  'upkeep-failed-jobs': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;
