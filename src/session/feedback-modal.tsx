@@ -11,7 +11,7 @@ import { Button } from '../ui/button';
 import { Modal } from '../ui/modal';
 import { Select } from '../ui/select';
 import { TextArea } from '../ui/text-area';
-import { toast } from '../ui/toast';
+import { useNoticeToasts } from '../ui/use-notice-toasts';
 
 /**
  * 'Submit Feedback' / 'Report an Issue' (spec section 2 "Other interface elements", section 4 "Feedback form"),
@@ -45,9 +45,9 @@ export interface FeedbackModalProps {
 /** The form of one opening: its machine starts with the chosen kind; its toasts are shown. */
 export default function FeedbackModal({ kind, onClose }: FeedbackModalProps) {
   const feedback = useActorRef(machine);
+  useNoticeToasts(feedback);
   useEffect(() => {
     const subs = [
-      feedback.on('notice.show', (n) => toast[n.tone](n.text)),
       feedback.subscribe((s) => {
         if (s.matches('closed')) onClose();
       }),

@@ -11,6 +11,7 @@ import type { ThemeChoice } from '../../contract/theme';
 import { connectSession } from '../api/http';
 import { shallowEqual } from '../lib/shallow-equal';
 import { toast } from '../ui/toast';
+import { showNoticeToasts } from '../ui/use-notice-toasts';
 import { loadSession, saveSession, STORAGE_KEYS } from './session-storage';
 
 export const SESSION_EXPIRED = 'Your session has expired. Please login again.';
@@ -51,7 +52,7 @@ sessionActor.subscribe(({ context }) => {
 });
 // Listened to here, before the actor starts: a restored session may fail to load its user or expire before any
 // view has mounted, and those toasts must not be lost (the toast queue keeps them until the stack shows).
-sessionActor.on('notice.show', (e) => toast[e.tone](e.text));
+showNoticeToasts(sessionActor);
 sessionActor.on('session.expired', () => toast.error(SESSION_EXPIRED));
 
 connectSession({

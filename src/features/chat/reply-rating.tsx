@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Dialog } from 'react-aria-components/Dialog';
 import { Heading } from 'react-aria-components/Heading';
@@ -12,7 +12,7 @@ import { shallowEqual } from '../../lib/shallow-equal';
 import { Button } from '../../ui/button';
 import { fieldStyles } from '../../ui/field-styles';
 import { TextArea } from '../../ui/text-area';
-import { toast } from '../../ui/toast';
+import { useNoticeToasts } from '../../ui/use-notice-toasts';
 import { Tooltip } from '../../ui/tooltip';
 import { defineReplyRatingMachine } from './reply-rating-actors';
 
@@ -40,10 +40,7 @@ export function ReplyRating(props: ReplyRatingProps) {
 function Thumbs({ messageId, rating }: ReplyRatingProps) {
   const actor = useActorRef(machine, { input: { messageId, rating } });
   const downRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    const sub = actor.on('notice.show', (n) => toast[n.tone](n.text));
-    return () => sub.unsubscribe();
-  }, [actor]);
+  useNoticeToasts(actor);
   const view = useSelector(
     actor,
     (s) => ({

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { Button as AriaButton } from 'react-aria-components/Button';
@@ -14,7 +14,7 @@ import { Select } from '../../ui/select';
 import { SearchBox } from '../../ui/search-box';
 import { Spinner } from '../../ui/spinner';
 import { TagFilter } from '../../ui/tag-filter';
-import { toast } from '../../ui/toast';
+import { useNoticeToasts } from '../../ui/use-notice-toasts';
 
 /** Spec section 8 and 9: the failure text, and a 500 ms search debounce. */
 export const TIPS_FAILED = 'Failed to fetch tips';
@@ -68,10 +68,7 @@ function TipsBody({ onClose }: { onClose(): void }) {
     },
   });
   const view = useSelector(pager, (s) => pagerView<Tip>(s), samePagerView);
-  useEffect(() => {
-    const sub = pager.on('notice.show', (n) => toast[n.tone](n.text));
-    return () => sub.unsubscribe();
-  }, [pager]);
+  useNoticeToasts(pager);
   const filters = useSelector(pager, (s) => s.context.filters);
   const level = (filters.level as string | undefined) ?? ALL_LEVELS;
   const tag = (filters.tag as string | undefined) ?? null;

@@ -18,7 +18,7 @@ import { createShareLink, revokeShareLink } from '../../api/shares';
 import { takeArrivedConversation, takeOpenedConversation } from '../../lib/opened-conversation';
 import { saveApiFile } from '../../lib/own-file-download';
 import { sessionActor, useSession } from '../../session/session';
-import { toast } from '../../ui/toast';
+import { useNoticeToasts } from '../../ui/use-notice-toasts';
 import { afterLoadSettled } from '../../lib/after-load';
 import { defineChatScreenMachine } from './chat-screen-actors';
 
@@ -77,9 +77,9 @@ export function useChatScreen(conversationId: string | null) {
     screen.send({ type: 'entitlements.changed', entitlements });
   }, [screen, entitlements]);
 
+  useNoticeToasts(screen);
   useEffect(() => {
     const subs = [
-      screen.on('notice.show', (e) => toast[e.tone](e.text)),
       screen.on('navigation.requested', (e) => navigate(chatPath(e.conversationId))),
     ];
     return () => subs.forEach((s) => s.unsubscribe());

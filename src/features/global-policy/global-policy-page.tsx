@@ -17,7 +17,7 @@ import { ErrorBanner } from '../../ui/error-banner';
 import { PageTitle } from '../../ui/page-title';
 import { Spinner } from '../../ui/spinner';
 import { TextArea } from '../../ui/text-area';
-import { toast } from '../../ui/toast';
+import { useNoticeToasts } from '../../ui/use-notice-toasts';
 
 const machine = policyEditorMachine.provide({
   actors: {
@@ -35,10 +35,7 @@ const counterNote = { normal: '', near: ' — near the limit', over: ' — over 
 /** /global-policy: the policy prompt every conversation of the organisation obeys. A thin view of the policy editor. */
 export default function GlobalPolicyPage() {
   const editor = useActorRef(machine);
-  useEffect(() => {
-    const sub = editor.on('notice.show', (n) => toast[n.tone](n.text));
-    return () => sub.unsubscribe();
-  }, [editor]);
+  useNoticeToasts(editor);
   const view = useSelector(
     editor,
     (s) => ({

@@ -1,6 +1,5 @@
-import { useEffect } from 'react';
 import { useActorRef } from '@xstate/react';
-import { toast } from '../../ui/toast';
+import { useNoticeToasts } from '../../ui/use-notice-toasts';
 import { ReportFilters } from './report-filters';
 import { ReportTable } from './report-table';
 import { reportsTabMachine } from './usage-actors';
@@ -11,10 +10,7 @@ import { reportsTabMachine } from './usage-actors';
  */
 export function ReportsTab() {
   const actor = useActorRef(reportsTabMachine, { input: { currentYear: new Date().getUTCFullYear() } });
-  useEffect(() => {
-    const sub = actor.on('notice.show', (n) => toast[n.tone](n.text));
-    return () => sub.unsubscribe();
-  }, [actor]);
+  useNoticeToasts(actor);
   return (
     <div className="space-y-6">
       <ReportFilters actor={actor} />
