@@ -87,12 +87,14 @@ export const accountActivationMachine = setup({
       },
     },
     form: {
+      description: 'The activation form: the person chooses a password (and sees why the last try was refused, if it was).',
       on: {
         'activation.submit': { target: 'activating', actions: 'clearError' },
         'activation.dismissError': { actions: 'clearError' },
       },
     },
     activating: {
+      description: 'The chosen password is being sent; the form waits for the answer.',
       tags: ['busy'],
       invoke: {
         id: 'activate',
@@ -110,13 +112,15 @@ export const accountActivationMachine = setup({
         ],
       },
     },
-    activated: {},
-    used: {},
-    invalid: {},
+    activated: { description: 'The account is active: the page says so and the person can sign in.' },
+    used: { description: 'The link was already used: the page says so.' },
+    invalid: { description: 'The link is not valid: the page says so.' },
     expired: {
+      description: 'The link has expired: the person may ask for a new activation email.',
       on: { 'activation.resend': { target: 'resending', actions: 'clearResendError' } },
     },
     resending: {
+      description: 'A new activation email is being asked for.',
       tags: ['busy'],
       invoke: {
         id: 'resend',
@@ -130,6 +134,6 @@ export const accountActivationMachine = setup({
         ],
       },
     },
-    resent: {},
+    resent: { description: 'A new activation email was sent: the page says so.' },
   },
 });

@@ -399,17 +399,19 @@ export const chatScreenMachine = setup({
   },
   states: {
     drawer: {
+      description: 'The conversation drawer on a phone.',
       initial: 'closed',
       states: {
-        closed: { on: { 'drawer.open': 'open' } },
-        open: { tags: ['drawerOpen'], on: { 'drawer.close': 'closed' } },
+        closed: { description: 'On a phone the conversation list is hidden behind its menu button.', on: { 'drawer.open': 'open' } },
+        open: { description: 'On a phone the conversation list is shown over the chat.', tags: ['drawerOpen'], on: { 'drawer.close': 'closed' } },
       },
     },
     panel: {
+      description: 'The conversation panel on a desktop.',
       initial: 'expanded',
       states: {
-        expanded: { on: { 'panel.collapse': 'collapsed' } },
-        collapsed: { tags: ['panelCollapsed'], on: { 'panel.expand': 'expanded' } },
+        expanded: { description: 'On a desktop the conversation list is shown beside the chat.', on: { 'panel.collapse': 'collapsed' } },
+        collapsed: { description: 'On a desktop the conversation list is folded away, leaving the chat the full width.', tags: ['panelCollapsed'], on: { 'panel.expand': 'expanded' } },
       },
     },
   },

@@ -77,9 +77,11 @@ export const feedbackMachine = setup({
   initial: 'closed',
   states: {
     closed: {
+      description: 'No feedback form is open.',
       on: { 'feedback.open': { target: 'editing', actions: 'open' } },
     },
     editing: {
+      description: 'The feedback or issue form is open: the person picks a rating (feedback) and writes a description.',
       on: {
         'feedback.close': { target: 'closed', actions: 'reset' },
         'field.level': {
@@ -95,6 +97,7 @@ export const feedbackMachine = setup({
       },
     },
     submitting: {
+      description: 'The feedback is being sent; the form waits, busy.',
       tags: ['busy'],
       invoke: {
         id: 'submit',

@@ -114,10 +114,12 @@ export const pollMachine = setup({
   },
   states: {
     waiting: {
+      description: 'Waiting the interval before the next check.',
       tags: ['polling'],
       after: { POLL_INTERVAL: 'checking' },
     },
     checking: {
+      description: 'Asking the server once whether what is awaited has happened.',
       tags: ['polling', 'checking'],
       invoke: {
         id: 'check',
@@ -140,10 +142,10 @@ export const pollMachine = setup({
         ],
       },
     },
-    finished: { type: 'final', output: { status: 'finished' } },
-    gaveUp: { type: 'final', output: { status: 'gaveUp' } },
-    failed: { type: 'final', output: { status: 'failed' } },
-    stopped: { type: 'final', output: { status: 'stopped' } },
+    finished: { description: 'The server said what was awaited has happened: the poll ends with its answer.', type: 'final', output: { status: 'finished' } },
+    gaveUp: { description: 'Every allowed check was made without the awaited answer: the poll ends with the last one.', type: 'final', output: { status: 'gaveUp' } },
+    failed: { description: 'A check failed and this poll stops at a failure.', type: 'final', output: { status: 'failed' } },
+    stopped: { description: 'The poll was stopped from outside (the person left what it was watching).', type: 'final', output: { status: 'stopped' } },
   },
   // The final state's own output names how the poll ended (the root output receives it as the done event's output).
   output: ({ context, event }) => ({

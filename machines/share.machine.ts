@@ -102,6 +102,7 @@ export const shareMachine = setup({
   initial: 'loading',
   states: {
     loading: {
+      description: 'The Share modal asks the server for the read-only link (a spinner shows).',
       tags: ['loading'],
       entry: assign({ failure: null }),
       invoke: {
@@ -117,11 +118,13 @@ export const shareMachine = setup({
       on: { 'share.retry': { guard: 'retryCanHelp', target: 'loading' } },
     },
     ready: {
+      description: 'The modal shows the link with Copy link and Stop sharing.',
       initial: 'idle',
       on: { 'share.copy': '.copying', 'share.stop': 'confirmingStop' },
       states: {
-        idle: {},
+        idle: { description: 'The link is shown, ready to copy.' },
         copying: {
+          description: 'The link is being put on the clipboard.',
           // A second click while the clipboard answers is the same copy.
           on: { 'share.copy': {} },
           invoke: {
@@ -133,6 +136,7 @@ export const shareMachine = setup({
           },
         },
         copied: {
+          description: 'The copy button says the link was copied, for a moment.',
           tags: ['copied'],
           after: { COPIED: 'idle' },
         },
@@ -143,6 +147,7 @@ export const shareMachine = setup({
       on: { 'share.stopConfirm': 'stopping', 'share.stopCancel': 'ready' },
     },
     stopping: {
+      description: 'The link is being stopped; the modal waits, busy.',
       tags: ['busy'],
       invoke: {
         id: 'revokeLink',

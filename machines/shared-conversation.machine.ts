@@ -55,6 +55,7 @@ export const sharedConversationMachine = setup({
   initial: 'loading',
   states: {
     loading: {
+      description: 'The shared conversation is being loaded for the visitor (a spinner shows).',
       tags: ['loading'],
       entry: assign({ failure: null }),
       invoke: {
@@ -79,10 +80,10 @@ export const sharedConversationMachine = setup({
         ],
       },
     },
-    shown: {},
-    empty: {},
-    unavailable: {},
-    failed: { on: { retry: 'loading' } },
+    shown: { description: 'The visitor reads the shared conversation, read-only.' },
+    empty: { description: 'The shared conversation has no messages: the visitor is told so.' },
+    unavailable: { description: 'The link was stopped or never existed: the visitor is told it is not available.' },
+    failed: { description: 'The conversation could not be loaded: the failure is shown with Try again.', on: { retry: 'loading' } },
   },
 });
 

@@ -349,15 +349,18 @@ export const uploadMachine = setup({
   },
   states: {
     composer: {
+      description: 'The input box of the open conversation (or the new chat) with its attached files.',
       type: 'parallel',
       on: {
         'attachments.sent': { actions: ['removeSent', 'reportAttachments'] },
       },
       states: {
         batch: {
+          description: 'Attaching files to the next message.',
           initial: 'idle',
           states: {
             idle: {
+              description: 'No file is attaching: the listed files wait for the next message.',
               entry: 'reportAttachments',
               // Files added during the last batch are the next one.
               always: { guard: 'hasQueued', target: 'attaching', actions: 'startQueued' },
@@ -369,6 +372,7 @@ export const uploadMachine = setup({
               },
             },
             attaching: {
+              description: 'Files are being attached: the overlay shows their stage and Send waits.',
               tags: ['attaching'],
               type: 'parallel',
               entry: 'reportAttachments',
@@ -390,9 +394,11 @@ export const uploadMachine = setup({
               },
               states: {
                 work: {
+                  description: 'What the server has done with the batch.',
                   initial: 'sending',
                   states: {
                     sending: {
+                      description: 'The files are being uploaded.',
                       invoke: {
                         id: 'uploadFiles',
                         src: 'uploadFiles',
@@ -405,6 +411,7 @@ export const uploadMachine = setup({
                       },
                     },
                     processing: {
+                      description: 'The stored files are being read and indexed by the server, checked until each is ready or failed.',
                       invoke: {
                         id: 'watch',
                         src: 'watch',
@@ -415,16 +422,17 @@ export const uploadMachine = setup({
                       },
                       on: { 'poll.progress': { actions: 'applyProgress' } },
                     },
-                    settled: {},
+                    settled: { description: 'Every file of the batch is ready or failed.' },
                   },
                 },
                 clock: {
+                  description: 'The stage the overlay shows, moving on at the spec pace.',
                   initial: 'uploading',
                   states: {
-                    uploading: { after: { UPLOADING_MS: 'chunking' } },
-                    chunking: { after: { CHUNKING_MS: 'embedding' } },
-                    embedding: { after: { EMBEDDING_MS: 'saving' } },
-                    saving: {},
+                    uploading: { description: 'The overlay says the files are uploading.', after: { UPLOADING_MS: 'chunking' } },
+                    chunking: { description: 'The overlay says the documents are being split into chunks.', after: { CHUNKING_MS: 'embedding' } },
+                    embedding: { description: 'The overlay says the documents are being embedded.', after: { EMBEDDING_MS: 'saving' } },
+                    saving: { description: 'The overlay says the documents are being saved, until the batch is settled.' },
                   },
                 },
               },
@@ -432,12 +440,15 @@ export const uploadMachine = setup({
           },
         },
         removal: {
+          description: 'Removing a listed file.',
           initial: 'idle',
           states: {
             idle: {
+              description: 'No listed file is being deleted.',
               on: { 'file.delete': { guard: 'isListed', target: 'deleting', actions: 'startDeleting' } },
             },
             deleting: {
+              description: 'A listed file is being deleted (its delete button shows a spinner).',
               tags: ['deleting'],
               invoke: {
                 id: 'deleteDocument',
