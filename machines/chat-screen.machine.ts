@@ -134,6 +134,8 @@ export type ChatScreenEvent =
   | { type: 'search.loadMore' }
   | { type: 'conversation.rename'; id: string; title: string }
   | { type: 'conversation.delete'; id: string }
+  | { type: 'conversation.askDelete'; id: string; title: string }
+  | { type: 'conversation.cancelDelete' }
   | { type: 'share.open' }
   | { type: 'share.close' }
   | { type: 'prompts.open' }
@@ -317,7 +319,15 @@ export const chatScreenMachine = setup({
     /** The open conversation's documents may have changed (a reply saved a generated image, an upload finished). */
     refreshDocuments: sendTo('documents', { type: 'documents.changed' }),
     forwardToList: sendTo('list', ({ event }) => {
-      assertEvent(event, ['search.change', 'list.loadMore', 'search.loadMore', 'conversation.rename', 'conversation.delete']);
+      assertEvent(event, [
+        'search.change',
+        'list.loadMore',
+        'search.loadMore',
+        'conversation.rename',
+        'conversation.delete',
+        'conversation.askDelete',
+        'conversation.cancelDelete',
+      ]);
       return event;
     }),
   },
@@ -365,6 +375,8 @@ export const chatScreenMachine = setup({
     'search.loadMore': { actions: 'forwardToList' },
     'conversation.rename': { actions: 'forwardToList' },
     'conversation.delete': { actions: 'forwardToList' },
+    'conversation.askDelete': { actions: 'forwardToList' },
+    'conversation.cancelDelete': { actions: 'forwardToList' },
     'share.open': [{ guard: 'hasConversation', actions: 'openShare' }, { actions: emit(notice('error', NO_CONVERSATION_SELECTED)) }],
     'share.close': { actions: 'closeShare' },
     'prompts.open': { guard: not('isPromptsOpen'), actions: 'openPrompts' },

@@ -23,6 +23,9 @@ import {
  *   an empty search is `inactive` and the view shows `pages` again.
  * - states `idle` | `renaming` (tag `renaming`) | `deleting` (tag `deleting`). A rename shows at once in both
  *   pagers and is put back if the call fails; a delete removes it from both when the server confirms.
+ * - `confirmingDelete`: the conversation the 'Delete Conversation' dialog asks about (`conversation.askDelete`,
+ *   `conversation.cancelDelete`); the dialog closes when the delete succeeds and stays for another try when it
+ *   fails.
  *
  * Events come from the screen machine (the view's actions, and what the chat learns: `conversation.patch` for a
  * polled title, `list.refresh` after a reply). Reported to the parent: `conversation.deleted` and every toast as
@@ -53,6 +56,8 @@ export interface ConversationListContext extends ReportsTo {
   /** The running rename: the new (trimmed) title. */
   renaming: { id: string; title: string } | null;
   deletingId: string | null;
+  /** The conversation the delete dialog asks about, until cancelled or deleted. */
+  confirmingDelete: { id: string; title: string } | null;
 }
 
 export type ConversationListEvent =
@@ -62,6 +67,9 @@ export type ConversationListEvent =
   | { type: 'search.change'; text: string }
   | { type: 'search.loadMore' }
   | { type: 'conversation.rename'; id: string; title: string }
+  /** The row's Delete: the dialog asks first. */
+  | { type: 'conversation.askDelete'; id: string; title: string }
+  | { type: 'conversation.cancelDelete' }
   | { type: 'conversation.delete'; id: string }
   /** Something the chat learnt about a conversation (its polled title): shown where it is listed. */
   | { type: 'conversation.patch'; id: string; patch: Partial<Pick<Conversation, 'title' | 'updated_at'>> }
@@ -107,11 +115,16 @@ export const conversationListMachine = setup({
       for (const id of bothPagers) enqueue.sendTo(id, params.event);
     }),
     passOnNotice: report(({ event }: { event: Notice }) => event),
+    askDelete: assign(({ event }) => {
+      assertEvent(event, 'conversation.askDelete');
+      return { confirmingDelete: { id: event.id, title: event.title } };
+    }),
+    cancelDelete: assign({ confirmingDelete: null }),
     rejectTitle: report(({ event }: { event: { title: string } }) => notice('error', validateTitle(event.title) as string)),
   },
 }).createMachine({
   id: 'conversationList',
-  context: ({ input }) => ({ renaming: null, deletingId: null, parent: input?.parent }),
+  context: ({ input }) => ({ renaming: null, deletingId: null, confirmingDelete: null, parent: input?.parent }),
   invoke: [
     { id: 'pages', src: 'pages', input: ({ self }) => ({ ...PAGES_INPUT, parent: self }) },
     { id: 'search', src: 'search', input: ({ self }) => ({ ...SEARCH_INPUT, parent: self }) },
@@ -134,7 +147,10 @@ export const conversationListMachine = setup({
   initial: 'idle',
   states: {
     idle: {
+      description: 'Nothing running: a rename or a delete may start; the delete dialog may be opened or closed.',
       on: {
+        'conversation.askDelete': { actions: 'askDelete' },
+        'conversation.cancelDelete': { actions: 'cancelDelete' },
         'conversation.rename': [
           { guard: 'isInvalidTitle', actions: 'rejectTitle' },
           {
@@ -155,7 +171,12 @@ export const conversationListMachine = setup({
       },
     },
     renaming: {
+      description: 'A new title is being saved; it shows already and is put back if the call fails. One operation at a time.',
       tags: ['renaming'],
+      on: {
+        'conversation.askDelete': { actions: 'askDelete' },
+        'conversation.cancelDelete': { actions: 'cancelDelete' },
+      },
       invoke: {
         id: 'renameConversation',
         src: 'renameConversation',
@@ -188,6 +209,7 @@ export const conversationListMachine = setup({
       },
     },
     deleting: {
+      description: 'A conversation is being deleted; its dialog stays open (pending) until the server answers.',
       tags: ['deleting'],
       invoke: {
         id: 'deleteConversation',
@@ -199,7 +221,7 @@ export const conversationListMachine = setup({
             { type: 'toBothPagers', params: ({ context }) => ({ event: { type: 'item.remove', id: context.deletingId as string } }) },
             report(({ context }: { context: ConversationListContext }) => ({ type: 'conversation.deleted', id: context.deletingId as string })),
             report(() => notice('success', DELETED)),
-            assign({ deletingId: null }),
+            assign({ deletingId: null, confirmingDelete: null }),
           ],
         },
         onError: {

@@ -94,6 +94,8 @@ function eventsFor(s: Snap): Ev[] {
     { type: 'search.loadMore' },
     { type: 'conversation.rename', id: 'c1', title: 'Renamed' },
     { type: 'conversation.delete', id: 'c1' },
+    { type: 'conversation.askDelete', id: 'c1', title: 'Trip' },
+    { type: 'conversation.cancelDelete' },
     { type: 'conversation.created', conversationId: 'c1' },
     { type: 'exchange.completed', conversationId: 'c1', messageCount: 2 },
     { type: 'exchange.completed', conversationId: 'c1', messageCount: 4 },
@@ -283,6 +285,8 @@ function checkStep(s: Snap, e: { type: string } | null) {
     case 'search.loadMore':
     case 'conversation.rename':
     case 'conversation.delete':
+    case 'conversation.askDelete':
+    case 'conversation.cancelDelete':
       expect(fresh.list).toEqual([event]);
       nothingElse(['list']);
       break;

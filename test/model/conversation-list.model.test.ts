@@ -54,10 +54,16 @@ function eventsFor(s: Snap): Ev[] {
     { type: 'conversation.patch', id: 'c1', patch: { title: 'Polled title' } },
     { type: 'notice.show', tone: 'error', text: FETCH_FAILED },
   ];
+  // The delete dialog opens and closes while nothing is being deleted (while deleting it is pending).
+  const dialog: Ev[] = [
+    { type: 'conversation.askDelete', id: 'c1', title: 'Trip' },
+    { type: 'conversation.cancelDelete' },
+  ];
   switch (s.value) {
     case 'idle':
       return [
         ...always,
+        ...dialog,
         { type: 'conversation.rename', id: 'c1', title: '  New name ' },
         { type: 'conversation.rename', id: 'c1', title: '   ' },
         { type: 'conversation.rename', id: 'c1', title: 'x'.repeat(201) },
@@ -66,6 +72,7 @@ function eventsFor(s: Snap): Ev[] {
     case 'renaming':
       return [
         ...always,
+        ...dialog,
         { type: 'conversation.rename', id: 'c2', title: 'Another' },
         { type: 'xstate.done.actor.renameConversation', output: saved } as never,
         { type: 'xstate.done.actor.renameConversation', output: undefined } as never,
@@ -74,6 +81,7 @@ function eventsFor(s: Snap): Ev[] {
     case 'deleting':
       return [
         ...always,
+        ...dialog,
         { type: 'conversation.delete', id: 'c2' },
         { type: 'xstate.done.actor.deleteConversation', output: undefined } as never,
         { type: 'xstate.error.actor.deleteConversation', error: new Error('Network Error') } as never,
@@ -84,6 +92,18 @@ function eventsFor(s: Snap): Ev[] {
 }
 
 let toldSeen = { pages: 0, search: 0 };
+let prev: Snap | null = null;
+
+/** The dialog's conversation: set by askDelete, cleared by cancelDelete (not while deleting) and by a delete that succeeded. */
+function checkDialog(s: Snap, e: Ev | null, p: Snap | null) {
+  const type = e?.type as string | undefined;
+  if (!p) expect(s.context.confirmingDelete).toBeNull();
+  else if (type === 'conversation.askDelete' && !p.matches('deleting')) expect(s.context.confirmingDelete).toEqual({ id: 'c1', title: 'Trip' });
+  else if (type === 'conversation.cancelDelete' && !p.matches('deleting')) expect(s.context.confirmingDelete).toBeNull();
+  else if (type === 'xstate.done.actor.deleteConversation') expect(s.context.confirmingDelete).toBeNull();
+  // Anything else (a failed delete included: the dialog stays for another try) leaves it as it was.
+  else expect(s.context.confirmingDelete).toEqual(p.context.confirmingDelete);
+}
 
 /** Per step: exactly what each pager was told, and exactly what was reported. */
 const check = (fn: (s: Snap, e: Ev | null, fresh: { pages: EventObject[]; search: EventObject[]; reported: ConversationListReported[] }) => void) =>
@@ -96,6 +116,8 @@ const check = (fn: (s: Snap, e: Ev | null, fresh: { pages: EventObject[]; search
     toldSeen = { pages: told.pages.length, search: told.search.length };
     reportedSeen = reported.length;
     const event = e as Ev | null;
+    checkDialog(s, event, prev);
+    prev = s;
     // Both pagers run all the time, with the spec's page sizes, debounce and minimum.
     expect(inputs).toEqual({ pages: { ...PAGES_INPUT, parent: expect.anything() }, search: { ...SEARCH_INPUT, parent: expect.anything() } });
     expect(s.hasTag('renaming')).toBe(s.matches('renaming'));
@@ -141,17 +163,20 @@ runModelTest({
     reported = [];
     reportedSeen = 0;
     calls = [];
+    prev = null;
     actor.on('*', (ev) => reported.push(ev as ConversationListReported));
   },
   inputs: [undefined as never],
   events: eventsFor,
-  key: (s) => JSON.stringify(s.value),
+  key: (s) => JSON.stringify([s.value, s.context.confirmingDelete !== null]),
+  simpleKey: (s) => JSON.stringify(s.value),
   edgeKeys: true,
   checks: {
     idle: check((s, e, fresh) => {
       expect(s.children.renameConversation).toBeUndefined();
       expect(s.children.deleteConversation).toBeUndefined();
-      expect(s.context).toEqual({ renaming: null, deletingId: null });
+      expect(s.context.renaming).toBeNull();
+      expect(s.context.deletingId).toBeNull();
       if (e?.type === 'conversation.rename') {
         // Refused before any call: the spec's sentence, nothing shown changes.
         expect(fresh.reported).toEqual([{ type: 'notice.show', tone: 'error', text: e.title.trim() ? TITLE_TOO_LONG : TITLE_EMPTY }]);

@@ -19,7 +19,7 @@ import { downloadOwnFile } from '../../lib/own-file-download';
 import { FileDownloadContext } from '../../ui/markdown/file-download-context';
 import { PromptFormModal } from './prompt-form-modal';
 import { ConversationDrawer } from './conversation-drawer';
-import { ConversationPanel, type ConversationPanelProps } from './conversation-sidebar';
+import { ConversationPanel, DeleteConversationDialog, type ConversationPanelProps } from './conversation-sidebar';
 import { MessageList } from './message-list';
 import { ConversationNotFound, CONVERSATION_NOT_FOUND } from './conversation-not-found';
 import { useChatScreen } from './use-chat-screen';
@@ -137,7 +137,7 @@ function ChatScreen() {
     onLoadMore: () => screen.send({ type: 'list.loadMore' }),
     onSearchLoadMore: () => screen.send({ type: 'search.loadMore' }),
     onRename: (id, title) => screen.send({ type: 'conversation.rename', id, title }),
-    onDelete: (id) => screen.send({ type: 'conversation.delete', id }),
+    onAskDelete: (c) => screen.send({ type: 'conversation.askDelete', id: c.id, title: c.title }),
     footer: isUserRole ? <UserFooter /> : undefined,
   };
   const inputProps: Omit<ChatInputProps, 'isNewChat' | 'isSubmitting'> = {
@@ -177,6 +177,11 @@ function ChatScreen() {
       <ConversationDrawer isOpen={ui.drawerOpen} onOpenChange={(open) => screen.send({ type: open ? 'drawer.open' : 'drawer.close' })}>
         <ConversationPanel {...panelProps} />
       </ConversationDrawer>
+      <DeleteConversationDialog
+        view={list}
+        onCancel={() => screen.send({ type: 'conversation.cancelDelete' })}
+        onDelete={(id) => screen.send({ type: 'conversation.delete', id })}
+      />
       <section aria-label="Chat" className="flex min-w-0 flex-1 flex-col">
         <ChatHeader
           title={title}

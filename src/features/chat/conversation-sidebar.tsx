@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { PanelLeftClose, SquarePen } from 'lucide-react';
 import { type Conversation } from '../../../contract/chat';
@@ -24,6 +24,8 @@ export interface ConversationListView {
   searching: boolean;
   searchHasMore: boolean;
   deletingId: string | null;
+  /** The conversation the 'Delete Conversation' dialog asks about (the list machine's). */
+  confirmingDelete: { id: string; title: string } | null;
 }
 
 export interface ConversationPanelProps {
@@ -34,7 +36,8 @@ export interface ConversationPanelProps {
   onLoadMore(): void;
   onSearchLoadMore(): void;
   onRename(id: string, title: string): void;
-  onDelete(id: string): void;
+  /** A row's Delete: opens the 'Delete Conversation' dialog (DeleteConversationDialog, drawn once for both panels). */
+  onAskDelete(conversation: Conversation): void;
   /** Bottom of the panel: the profile button and Logout for the user role. */
   footer?: ReactNode;
   /** Desktop only: folds the panel away. */
@@ -52,14 +55,9 @@ function List({ items, activeId, onRename, onAskDelete }: { items: Conversation[
 }
 
 /** New Chat, search and the grouped conversation list (spec section 2 and 4, Conversation list). */
-export function ConversationPanel({ view, activeId, onNewChat, onSearchChange, onLoadMore, onSearchLoadMore, onRename, onDelete, footer, onCollapse }: ConversationPanelProps) {
-  const [toDelete, setToDelete] = useState<Conversation | null>(null);
+export function ConversationPanel(props: ConversationPanelProps) {
+  const { view, activeId, onNewChat, onSearchChange, onLoadMore, onSearchLoadMore, onRename, onAskDelete, footer, onCollapse } = props;
   const { inSearch, searchHint: hint } = view;
-
-  // The dialog closes once the delete has finished (successfully or not).
-  useEffect(() => {
-    if (toDelete && view.deletingId === null && !view.conversations.some((c) => c.id === toDelete.id)) setToDelete(null);
-  }, [toDelete, view.deletingId, view.conversations]);
 
   return (
     <div className="flex h-full min-h-0 flex-col">
@@ -85,7 +83,7 @@ export function ConversationPanel({ view, activeId, onNewChat, onSearchChange, o
             ) : view.searchResults.length === 0 ? (
               <p className="p-3 text-sm text-gray-600 dark:text-gray-400">No conversations found</p>
             ) : (
-              <List items={view.searchResults} activeId={activeId} onRename={onRename} onAskDelete={setToDelete} />
+              <List items={view.searchResults} activeId={activeId} onRename={onRename} onAskDelete={onAskDelete} />
             )}
             {view.searchHasMore && (
               <Button variant="ghost" size="sm" className="mt-2 w-full" isPending={view.searching} onPress={onSearchLoadMore}>
@@ -102,7 +100,7 @@ export function ConversationPanel({ view, activeId, onNewChat, onSearchChange, o
             {groupConversations(view.conversations).map(({ group, items }) => (
               <section key={group} aria-label={group} className="mb-3">
                 <h3 className="px-3 pb-1 pt-2 text-xs font-semibold uppercase tracking-wide text-gray-600 dark:text-gray-400">{group}</h3>
-                <List items={items} activeId={activeId} onRename={onRename} onAskDelete={setToDelete} />
+                <List items={items} activeId={activeId} onRename={onRename} onAskDelete={onAskDelete} />
               </section>
             ))}
             {view.hasMore && (
@@ -114,15 +112,25 @@ export function ConversationPanel({ view, activeId, onNewChat, onSearchChange, o
         )}
       </nav>
       {footer && <div className="border-t border-gray-300 p-3 dark:border-gray-700">{footer}</div>}
-      <ConfirmDialog
-        isOpen={toDelete !== null}
-        onOpenChange={(open) => !open && setToDelete(null)}
-        title="Delete Conversation"
-        message={toDelete ? `Delete "${toDelete.title}"? This cannot be undone.` : undefined}
-        confirmLabel="Delete"
-        isPending={toDelete !== null && view.deletingId === toDelete.id}
-        onConfirm={() => toDelete && onDelete(toDelete.id)}
-      />
     </div>
+  );
+}
+
+/**
+ * The 'Delete Conversation' confirmation of the conversation the list machine asks about: open from a row's
+ * Delete until cancelled or deleted (a failed delete leaves it open for another try); pending while it runs.
+ */
+export function DeleteConversationDialog({ view, onCancel, onDelete }: { view: ConversationListView; onCancel(): void; onDelete(id: string): void }) {
+  const toDelete = view.confirmingDelete;
+  return (
+    <ConfirmDialog
+      isOpen={toDelete !== null}
+      onOpenChange={(open) => !open && onCancel()}
+      title="Delete Conversation"
+      message={toDelete ? `Delete "${toDelete.title}"? This cannot be undone.` : undefined}
+      confirmLabel="Delete"
+      isPending={toDelete !== null && view.deletingId === toDelete.id}
+      onConfirm={() => toDelete && onDelete(toDelete.id)}
+    />
   );
 }

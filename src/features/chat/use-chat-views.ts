@@ -48,6 +48,7 @@ export function useConversationListView(screen: ChatScreenRef): ConversationList
   const pagesRef = useSelector(list, (s) => s.children.pages)!;
   const searchRef = useSelector(list, (s) => s.children.search)!;
   const deletingId = useSelector(list, (s) => s.context.deletingId);
+  const confirmingDelete = useSelector(list, (s) => s.context.confirmingDelete);
   const pages = useSelector(pagesRef, (s) => pagerView<Conversation>(s), samePagerView);
   const search = useSelector(searchRef, (s) => pagerView<Conversation>(s), samePagerView);
   return {
@@ -62,5 +63,6 @@ export function useConversationListView(screen: ChatScreenRef): ConversationList
     searching: search.searching || search.loadingMore,
     searchHasMore: search.hasMore,
     deletingId,
+    confirmingDelete,
   };
 }

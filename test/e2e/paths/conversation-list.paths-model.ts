@@ -16,11 +16,14 @@ export const WORD = 'word';
 function listEvents(s: ListSnap): Step[] {
   switch (s.value) {
     case 'idle':
-      return [
-        { type: 'conversation.rename', id: 'c1', title: 'Renamed' },
-        { type: 'conversation.rename', id: 'c1', title: '   ' },
-        { type: 'conversation.delete', id: 'c1' },
-      ];
+      // Delete asks first: the dialog's Delete or Cancel only while it is open (a person cannot press them otherwise).
+      return s.context.confirmingDelete
+        ? [{ type: 'conversation.delete', id: 'c1' }, { type: 'conversation.cancelDelete' }]
+        : [
+            { type: 'conversation.rename', id: 'c1', title: 'Renamed' },
+            { type: 'conversation.rename', id: 'c1', title: '   ' },
+            { type: 'conversation.askDelete', id: 'c1', title: 'Rename me' },
+          ];
     case 'renaming':
       return [
         { type: 'xstate.done.actor.renameConversation', output: { id: 'c1', title: 'Renamed', created_at: '', updated_at: '' } },
@@ -76,7 +79,7 @@ export const conversationListPaths = asSteps<unknown>(coveringPaths(
     machine: conversationListMachine,
     inputs: [undefined as never],
     events: listEvents as never,
-    key: (s) => JSON.stringify(s.value),
+    key: (s) => JSON.stringify([s.value, (s as ListSnap).context.confirmingDelete !== null]),
     edgeKeys: true,
     // Rename and delete failing need a stub: only where this run owns the server.
     filterEvents: (_s, e) => isLocalServer || !isFault(e),

@@ -73,6 +73,7 @@ test.describe('conversation-list paths (generated from machines/conversation-lis
       const link = await revealConversationLink(page, id);
       const item = conversationNav(page).getByRole('listitem').filter({ has: page.locator(`a[href="/chat?id=${id}"]`) });
       let title = (await link.innerText()).trim();
+      const dialog = page.getByRole('alertdialog', { name: 'Delete Conversation' });
       for (const [i, event] of path.events.entries()) {
         const next = path.events[i + 1];
         await test.step(event.type, async () => {
@@ -116,17 +117,28 @@ test.describe('conversation-list paths (generated from machines/conversation-lis
               title = (await link.innerText()).trim();
               await page.unroute((url) => url.pathname.endsWith('/rename'));
               return;
+            case 'conversation.askDelete':
+              await item.getByRole('button', { name: /^Delete / }).click();
+              await expect(dialog).toContainText(`Delete "${title}"? This cannot be undone.`);
+              return;
+            case 'conversation.cancelDelete':
+              await dialog.getByRole('button', { name: 'Cancel' }).click();
+              await expect(dialog).toBeHidden();
+              await expect(link).toBeVisible();
+              return;
             case 'conversation.delete':
               if (next?.type === 'xstate.error.actor.deleteConversation') await fail500(page, (url) => url.pathname.endsWith(`/chat/conversations/${id}`));
-              await item.getByRole('button', { name: /^Delete / }).click();
-              await page.getByRole('alertdialog', { name: 'Delete Conversation' }).getByRole('button', { name: 'Delete' }).click();
+              await dialog.getByRole('button', { name: 'Delete' }).click();
               return;
             case 'xstate.done.actor.deleteConversation':
               await expect(page.getByText(DELETED)).toBeVisible();
+              await expect(dialog).toBeHidden();
               await expect(link).toHaveCount(0);
               return;
             case 'xstate.error.actor.deleteConversation':
               await expect(page.getByText(DELETE_FAILED)).toBeVisible();
+              // The dialog stays for another try.
+              await expect(dialog.getByRole('button', { name: 'Delete' })).toBeEnabled();
               await expect(link).toBeVisible();
               await page.unroute((url) => url.pathname.endsWith(`/chat/conversations/${id}`));
               return;
