@@ -1,0 +1,222 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PREFIX } from '../../contract/api-paths';
+import { OTHER_ORGANISATION_DEPARTMENTS } from '../../contract/departments-constants';
+import { conversationList } from '../../contract/chat';
+import { errorEnvelope, successEnvelope } from '../../contract/envelope';
+import { OTHER_ORGANISATION_FEEDBACK } from '../../contract/feedback-constants';
+import { ORGANISATION_NOT_FOUND, OTHER_ORGANISATION_USERS } from '../../contract/users-constants';
+import { startChatServer, type ChatServer } from './helpers/chat-fixtures';
+import { bearer, login } from './helpers/fixtures';
+import { apiOperations, requestFor, type Operation } from './helpers/openapi-inputs';
+import { inputVariants, multipartProbe } from './helpers/tenant-walk';
+import { seedPlainTenant, seedRichTenant, type PlainTenant, type RichTenant } from './helpers/tenants';
+import { dbKind } from './helpers/test-app';
+
+type Caller = 'B user' | 'B admin' | 'superuser';
+
+interface Exception {
+  callers: Caller[];
+  reason: string;
+}
+
+const SUPERUSER_READS_EVERY_ORGANISATION: Exception = {
+  callers: ['superuser'],
+  reason: "the superuser reads the organisation `client_id` names, or every organisation's when it is absent (OpenAPI description)",
+};
+
+/** Where A's text may show to someone of no part of A, with the spec's (OpenAPI description's) reason. */
+const MAY_SEE_A: Record<string, Exception> = {
+  'GET /api/v1/users/': SUPERUSER_READS_EVERY_ORGANISATION,
+  'GET /api/v1/feedbacks/inbox': SUPERUSER_READS_EVERY_ORGANISATION,
+  'GET /api/v1/departments/': SUPERUSER_READS_EVERY_ORGANISATION,
+  // An image in a message is an <img>, which cannot send a token (a PNG's bytes hold no marker anyway).
+  'GET /api/v1/files/{key}': { callers: ['B user', 'B admin', 'superuser'], reason: 'no token: the key is the capability' },
+};
+
+/**
+ * Where a call naming A's records is not refused, with the reason. Everywhere else it is 403 or 404, or a 400 naming
+ * the field that holds A's id (a department of another organisation is "not found" in a profile change).
+ */
+const MAY_NAME_A: Record<string, Exception> = {
+  ...MAY_SEE_A,
+  'POST /api/v1/auth/resend-activation': {
+    callers: ['superuser'],
+    reason: "`user_id`: admins (own organisation; another's person is 404) and the superuser",
+  },
+  'POST /api/v1/chat/messages': {
+    callers: ['B user', 'B admin', 'superuser'],
+    reason: "document_ids not the sender's are passed over (contract/chat.ts); what the sender then holds is read below",
+  },
+  'GET /api/v1/usage-logs/admin/client/report': {
+    callers: ['B admin'],
+    reason: "department_ids and unit_ids filter the caller's own usage rows: another organisation's match none",
+  },
+  'GET /api/v1/usage-logs/admin/user/report': {
+    callers: ['B admin'],
+    reason: "department_ids and unit_ids filter the caller's own usage rows: another organisation's match none",
+  },
+};
+
+/** Refused as if A's record did not exist: 403, 404, or 400 naming a field that held A's id. */
+function refused(res: LightMyRequestResponse, idsOfA: string[]): boolean {
+  if (res.statusCode === 403 || res.statusCode === 404) return true;
+  if (res.statusCode !== 400) return false;
+  const fields = errorEnvelope.safeParse(res.json()).data?.fields ?? {};
+  return idsOfA.some((name) => name in fields);
+}
+
+/** The lists that take `client_id`, and the sentence refusing someone who names another organisation. */
+const CLIENT_ID_REFUSALS: Record<string, string> = {
+  'GET /api/v1/users/': OTHER_ORGANISATION_USERS,
+  'GET /api/v1/feedbacks/inbox': OTHER_ORGANISATION_FEEDBACK,
+  'GET /api/v1/departments/': OTHER_ORGANISATION_DEPARTMENTS,
+};
+
+const routeOf = (op: Operation) => `${op.method} ${op.path}`;
+
+describe(`one tenant scope: another organisation and the superuser at organisation A's records (${dbKind})`, () => {
+  let s: ChatServer;
+  let a: RichTenant;
+  let b: PlainTenant;
+  let superuser: Record<string, string>;
+  let operations: Operation[];
+  /** Routes whose body is a multipart upload (the OpenAPI document gives them no JSON properties to fill). */
+  let multipart: Set<string>;
+
+  beforeAll(async () => {
+    s = await startChatServer();
+    a = await seedRichTenant(s, 'A');
+    b = await seedPlainTenant(s, 'B');
+    superuser = bearer((await login(s.app, 'super@demo.local')).access_token);
+    operations = await apiOperations(s.app);
+    const doc = (await s.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>>;
+    };
+    multipart = new Set(
+      Object.entries(doc.paths).flatMap(([path, byMethod]) =>
+        Object.entries(byMethod)
+          .filter(([, op]) => op.requestBody?.content?.['multipart/form-data'])
+          .map(([method]) => `${method.toUpperCase()} ${path}`),
+      ),
+    );
+  }, 60_000);
+  afterAll(() => s.close());
+
+  const get = (url: string, headers: Record<string, string>) => s.app.inject({ method: 'GET', url: `${API_PREFIX}${url}`, headers });
+
+  /** Everything of A's as A's own people read it: compared before and after the walk. */
+  async function readA() {
+    const reads = {
+      conversations: get('/chat/conversations', a.user.headers),
+      messages: get(`/chat/conversations/${a.conversationId}/messages`, a.user.headers),
+      documents: get(`/documents/?conversation_id=${a.conversationId}`, a.user.headers),
+      share: get(`/shares/${a.shareId}`, a.user.headers),
+      shares: get('/shares/', a.user.headers),
+      prompt: get(`/prompt-libraries/${a.promptId}`, a.user.headers),
+      me: get('/users/me', a.user.headers),
+      users: get('/users/?page_size=100', a.admin.headers),
+      departments: get('/departments/?paginate=false', a.admin.headers),
+      policy: get('/global-policy/', a.admin.headers),
+      inbox: get('/feedbacks/inbox?page_size=100', a.admin.headers),
+      usage: get('/usage-logs/admin/user/report', a.admin.headers),
+    };
+    const read: Record<string, unknown> = {};
+    for (const [name, pending] of Object.entries(reads)) {
+      const res = await pending;
+      expect(res.statusCode, `A reads its ${name}: ${res.body}`).toBe(200);
+      read[name] = res.json().data;
+    }
+    return read;
+  }
+
+  /** Every conversation of the caller with its messages and documents. */
+  async function readConversations(headers: Record<string, string>) {
+    const list = successEnvelope(conversationList).parse((await get('/chat/conversations?page_size=100', headers)).json()).data;
+    expect(list.total).toBeLessThanOrEqual(list.page_size);
+    const read: unknown[] = [];
+    for (const { id } of list.conversations) {
+      read.push((await get(`/chat/conversations/${id}/messages`, headers)).json(), (await get(`/documents/?conversation_id=${id}`, headers)).json());
+    }
+    return read;
+  }
+
+  it('every route, called by B\'s user, B\'s admin and the superuser with A\'s ids: no 5xx, none of A\'s text, A unchanged', async () => {
+    const before = await readA();
+    // A's records are really there to leak: each read as A shows A's marker.
+    for (const [name, data] of Object.entries(before)) {
+      if (name !== 'me') expect(JSON.stringify(data), name).toContain(a.marker);
+    }
+
+    const callers: [Caller, Record<string, string>][] = [
+      ['B user', b.user.headers],
+      ['B admin', b.admin.headers],
+      ['superuser', superuser],
+    ];
+    const failures: string[] = [];
+    const leaks: string[] = [];
+    const notRefused: string[] = [];
+    let calls = 0;
+    for (const op of operations) {
+      const variants = inputVariants(op, a);
+      for (const [caller, headers] of callers) {
+        for (const { values, idsOfA } of variants) {
+          const request = requestFor(op, values, headers);
+          if (multipart.has(routeOf(op))) {
+            const { payload, contentType } = multipartProbe();
+            Object.assign(request, { payload, headers: { ...headers, 'content-type': contentType } });
+          }
+          const res = await s.app.inject(request);
+          calls += 1;
+          const where = `${caller}: ${request.method} ${request.url} ${'payload' in request && typeof request.payload === 'string' ? request.payload : ''}`;
+          const mayAct = (exceptions: Record<string, Exception>) => exceptions[routeOf(op)]?.callers.includes(caller) ?? false;
+          if (res.statusCode >= 500) failures.push(`${where} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+          const seen = `${JSON.stringify(res.headers)}\n${res.body}`.toLowerCase();
+          if (!mayAct(MAY_SEE_A) && seen.includes(a.marker.toLowerCase())) leaks.push(`${where} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+          if (idsOfA.length > 0 && !mayAct(MAY_NAME_A) && !refused(res, idsOfA)) {
+            notRefused.push(`${where} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+          }
+        }
+      }
+    }
+    console.log(`cross-tenant walk (${dbKind}): ${operations.length} operations x ${callers.length} callers, ${calls} calls with their input variants`);
+
+    expect(failures).toEqual([]);
+    expect(leaks).toEqual([]);
+    expect(notRefused).toEqual([]);
+    expect(await readA()).toEqual(before);
+    // What the callers hold now (a question sent with A's document_ids among them) carries nothing of A's.
+    for (const [caller, headers] of callers) {
+      expect(JSON.stringify(await readConversations(headers)), caller).not.toContain(a.marker);
+    }
+    // The walk reached what the issue names: A's conversation, message, document, share, prompt, department, unit, person.
+    expect(operations.length).toBeGreaterThanOrEqual(60);
+  }, 120_000);
+
+  it('the lists that take client_id: another organisation is 403 with the sentence, the superuser gets the one named, an unknown one is 404', async () => {
+    const lists = operations.filter((op) => op.method === 'GET' && op.inputs.some((i) => i.in === 'query' && i.name === 'client_id'));
+    expect(lists.map(routeOf).sort()).toEqual(Object.keys(CLIENT_ID_REFUSALS).sort());
+    for (const op of lists) {
+      const route = routeOf(op);
+      const list = (clientId: string, headers: Record<string, string>) => s.app.inject(requestFor(op, { query: { client_id: clientId } }, headers));
+
+      const refused = await list(a.clientId, b.admin.headers);
+      expect(refused.statusCode, route).toBe(403);
+      expect(errorEnvelope.parse(refused.json()).detail, route).toBe(CLIENT_ID_REFUSALS[route]);
+      expect(refused.body).not.toContain(a.marker);
+
+      const own = await list(b.clientId, b.admin.headers);
+      expect(own.statusCode, route).toBe(200);
+      expect(own.body, route).not.toContain(a.marker);
+
+      const named = await list(a.clientId, superuser);
+      expect(named.statusCode, route).toBe(200);
+      expect(named.body, route).toContain(a.marker);
+      expect(named.body, route).not.toContain(b.marker);
+
+      const unknown = await list('no-such-organisation', superuser);
+      expect(unknown.statusCode, route).toBe(404);
+      expect(errorEnvelope.parse(unknown.json()).detail, route).toBe(ORGANISATION_NOT_FOUND);
+    }
+  });
+});
