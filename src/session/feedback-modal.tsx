@@ -1,17 +1,15 @@
 import { useEffect } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { fromPromise } from 'xstate';
-import type { FeedbackReceipt, FeedbackRequest } from '../../contract/feedback';
 import { feedbackLevels, type FeedbackLevel, type FeedbackType } from '../../contract/feedback-constants';
 import { feedbackMachine } from '../../machines/feedback.machine';
 import { submitFeedback } from '../api/feedback';
-import { withServerDetail } from '../lib/load-failure';
 import { shallowEqual } from '../lib/shallow-equal';
 import { Button } from '../ui/button';
 import { Modal } from '../ui/modal';
 import { Select } from '../ui/select';
 import { TextArea } from '../ui/text-area';
 import { useNoticeToasts } from '../ui/use-notice-toasts';
+import { defineFeedbackActors } from './feedback-actors';
 
 /**
  * 'Submit Feedback' / 'Report an Issue' (spec section 2 "Other interface elements", section 4 "Feedback form"),
@@ -19,12 +17,7 @@ import { useNoticeToasts } from '../ui/use-notice-toasts';
  * and the superuser). A thin view of the feedback machine. Its code loads when a person first opens it: the
  * profile menu is on every signed-in screen, and the sign-in route's JavaScript stays small.
  */
-const machine = feedbackMachine.provide({
-  actors: {
-    // The server's sentence (e.g. a validation message) when it answered; 'Failed to submit feedback' otherwise.
-    submit: fromPromise<FeedbackReceipt, FeedbackRequest>(({ input }) => withServerDetail(submitFeedback(input))),
-  },
-});
+const machine = feedbackMachine.provide({ actors: defineFeedbackActors({ api: { submitFeedback } }) });
 
 
 const LEVEL_LABELS: Record<FeedbackLevel, string> = {

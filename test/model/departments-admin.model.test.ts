@@ -21,11 +21,11 @@ import {
   REFETCH_AFTER_CREATE_MS,
   type Deletion,
   type NameDraft,
-  type SaveNameRequest,
 } from '../../machines/departments-admin.machine';
 import { notice, type Notice } from '../../machines/notice';
-import { recordEditorMachine, type Draft } from '../../machines/record-editor.machine';
+import { recordEditorMachine } from '../../machines/record-editor.machine';
 import { pendingActor } from './support/fakes';
+import { recordEditorFakes } from './support/record-editor-fakes';
 import { runModelTest } from './support/run-model';
 
 /** The Departments page's machine: the record editor with the departments' input (its list, name rule, words). */
@@ -39,25 +39,9 @@ const nameErrorShown = (s: Snap) => s.context.errors.name ?? null;
 const taken = loadFailure('HTTP 409', 'A department with this name already exists');
 const dropped = loadFailure('Network Error', null);
 
-let listInputs: unknown[] = [];
-let toList: EventObject[] = [];
-let saves: SaveNameRequest[] = [];
-let removals: Deletion[] = [];
-let emitted: Notice[] = [];
-let seen = { list: 0, emitted: 0 };
+const fakes = recordEditorFakes();
+const { rec } = fakes;
 let prev: Snap | null = null;
-
-const testMachine = () =>
-  departmentsAdminMachine.provide({
-    actors: {
-      list: fromCallback<EventObject, unknown>(({ input, receive }) => {
-        listInputs.push(input);
-        receive((e) => toList.push(e));
-      }) as never,
-      save: pendingActor<unknown, unknown>((i) => saves.push(i as SaveNameRequest)),
-      remove: pendingActor<unknown, Draft>((i) => removals.push(i as Deletion)),
-    },
-  });
 
 function eventsFor(s: Snap): Ev[] {
   const always: Ev[] = [{ type: 'list.search', text: 'fin' }, { type: 'list.goTo', page: 2 }, notice('error', 'Failed to fetch departments')];
@@ -101,15 +85,14 @@ function eventsFor(s: Snap): Ev[] {
 function checkStep(s: Snap, e: { type: string } | null) {
   const p = prev;
   const event = e as ({ type: string; error?: unknown } & Record<string, unknown>) | null;
-  const fresh = { list: toList.slice(seen.list), emitted: emitted.slice(seen.emitted) };
-  seen = { list: toList.length, emitted: emitted.length };
+  const fresh = fakes.fresh();
 
-  expect(listInputs).toEqual([{ ...departmentListInput, parent: expect.anything() }]);
+  expect(rec.listInputs).toEqual([{ ...departmentListInput, parent: expect.anything() }]);
   expect(s.hasTag('busy')).toBe(s.matches('saving') || s.matches('deleting'));
   expect(edit(s) !== null).toBe(s.matches('editing') || s.matches('saving'));
   expect(deletion(s) !== null).toBe(s.matches('confirming') || s.matches('deleting'));
-  if (s.matches('saving') && !p?.matches('saving')) expect(saves.at(-1)).toEqual({ ...edit(s), name: edit(s)!.name.trim() });
-  if (s.matches('deleting') && !p?.matches('deleting')) expect(removals.at(-1)).toEqual(deletion(s));
+  if (s.matches('saving') && !p?.matches('saving')) expect(rec.saves.at(-1)).toEqual({ ...edit(s), name: edit(s)!.name.trim() });
+  if (s.matches('deleting') && !p?.matches('deleting')) expect(rec.removals.at(-1)).toEqual(deletion(s));
 
   const list: EventObject[] = [];
   const out: Notice[] = [];
@@ -156,16 +139,10 @@ function checkStep(s: Snap, e: { type: string } | null) {
 runModelTest({
   name: 'departments-admin',
   machine: departmentsAdminMachine,
-  testMachine,
+  testMachine: fakes.testMachine,
   onActor: (actor) => {
-    listInputs = [];
-    toList = [];
-    saves = [];
-    removals = [];
-    emitted = [];
-    seen = { list: 0, emitted: 0 };
+    fakes.reset(actor);
     prev = null;
-    actor.on('*', (ev) => emitted.push(ev as Notice));
   },
   inputs: [departmentsAdminInput],
   events: eventsFor,

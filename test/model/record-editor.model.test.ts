@@ -13,6 +13,7 @@ import {
   type SavePlan,
 } from '../../machines/record-editor.machine';
 import { pendingActor } from './support/fakes';
+import { recordEditorFakes } from './support/record-editor-fakes';
 import { runModelTest } from './support/run-model';
 
 type Snap = SnapshotFrom<typeof recordEditorMachine>;
@@ -41,25 +42,10 @@ const gone = Object.assign(loadFailure('HTTP 404', 'Not found'), { status: 404 }
 const fault = Object.assign(loadFailure('HTTP 500', 'Internal Server Error'), { status: 500 });
 const serverCopy = { id: 'r1', name: 'Legal' };
 
-let listInputs: unknown[] = [];
-let toList: EventObject[] = [];
-let saves: unknown[] = [];
-let removals: Draft[] = [];
-let emitted: Notice[] = [];
-let seen = { list: 0, emitted: 0, saves: 0, removals: 0 };
+const fakes = recordEditorFakes();
+const { rec } = fakes;
+let counted = { saves: 0, removals: 0 };
 let prev: Snap | null = null;
-
-const testMachine = () =>
-  recordEditorMachine.provide({
-    actors: {
-      list: fromCallback<EventObject, unknown>(({ input, receive }) => {
-        listInputs.push(input);
-        receive((e) => toList.push(e));
-      }) as never,
-      save: pendingActor<unknown, unknown>((i) => saves.push(i)),
-      remove: pendingActor<unknown, Draft>((i) => removals.push(i)),
-    },
-  });
 
 function eventsFor(s: Snap): Ev[] {
   const always: Ev[] = [
@@ -110,23 +96,22 @@ function eventsFor(s: Snap): Ev[] {
 function checkStep(s: Snap, e: { type: string } | null) {
   const p = prev;
   const event = e as ({ type: string; error?: { status?: number; serverDetail?: string | null } } & Record<string, unknown>) | null;
-  const fresh = { list: toList.slice(seen.list), emitted: emitted.slice(seen.emitted) };
-  seen = { ...seen, list: toList.length, emitted: emitted.length };
+  const fresh = fakes.fresh();
   const askAgain = s.context.deleteRules.askAgain === true;
 
-  expect(listInputs).toEqual([{ ...listInput, parent: expect.anything() }]);
+  expect(rec.listInputs).toEqual([{ ...listInput, parent: expect.anything() }]);
   expect(s.hasTag('busy')).toBe(s.matches('saving') || s.matches('deleting'));
   expect(s.context.draft !== null).toBe(s.matches('editing') || s.matches('saving'));
   expect(s.context.plan !== null).toBe(s.matches('editing') || s.matches('saving'));
   expect(s.context.target !== null).toBe(s.matches('confirming') || s.matches('deleting'));
   if (!s.matches('editing')) expect(s.context.errors).toEqual({});
   // Nothing is sent before the rules pass, and what is sent is the draft as the rules make it.
-  if (s.matches('saving') && !p?.matches('saving')) expect(saves.at(-1)).toEqual({ ...s.context.draft, name: String(s.context.draft!.name).trim() });
-  expect(saves.length - seen.saves).toBe(s.matches('saving') && !p?.matches('saving') ? 1 : 0);
-  expect(removals.length - seen.removals).toBe(s.matches('deleting') && !p?.matches('deleting') ? 1 : 0);
-  seen = { ...seen, saves: saves.length, removals: removals.length };
+  if (s.matches('saving') && !p?.matches('saving')) expect(rec.saves.at(-1)).toEqual({ ...s.context.draft, name: String(s.context.draft!.name).trim() });
+  expect(rec.saves.length - counted.saves).toBe(s.matches('saving') && !p?.matches('saving') ? 1 : 0);
+  expect(rec.removals.length - counted.removals).toBe(s.matches('deleting') && !p?.matches('deleting') ? 1 : 0);
+  counted = { saves: rec.saves.length, removals: rec.removals.length };
   // Nothing is deleted before the confirmation; a second delete press does not change what the question is about.
-  if (s.matches('deleting') && !p?.matches('deleting')) expect(removals.at(-1)).toEqual(s.context.target);
+  if (s.matches('deleting') && !p?.matches('deleting')) expect(rec.removals.at(-1)).toEqual(s.context.target);
   if (s.matches('confirming') && p?.matches('confirming')) expect(s.context.target).toEqual(p.context.target);
 
   const list: EventObject[] = [];
@@ -195,16 +180,11 @@ function checkStep(s: Snap, e: { type: string } | null) {
 runModelTest({
   name: 'record-editor',
   machine: recordEditorMachine,
-  testMachine,
+  testMachine: fakes.testMachine,
   onActor: (actor) => {
-    listInputs = [];
-    toList = [];
-    saves = [];
-    removals = [];
-    emitted = [];
-    seen = { list: 0, emitted: 0, saves: 0, removals: 0 };
+    fakes.reset(actor);
+    counted = { saves: 0, removals: 0 };
     prev = null;
-    actor.on('*', (ev) => emitted.push(ev as Notice));
   },
   inputs: [closing, askingAgain],
   events: eventsFor,

@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
-import { fromCallback, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
+import { type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import { loadFailure } from '../../machines/load-failure';
 import { notice, type Notice } from '../../machines/notice';
 import { SHARING_STOPPED, STOP_SHARING_FAILED } from '../../machines/share.machine';
-import { recordEditorMachine, type Draft } from '../../machines/record-editor.machine';
+import { recordEditorMachine } from '../../machines/record-editor.machine';
 import { revokeLink, sharedLinksInput, sharedLinksListInput, type Revocation } from '../../machines/shared-links.machine';
-import { pendingActor } from './support/fakes';
+import { recordEditorFakes } from './support/record-editor-fakes';
 import { runModelTest } from './support/run-model';
 
 /** The Shared Links page's machine: the record editor with the shared links' input. */
@@ -19,23 +19,10 @@ const gone = Object.assign(loadFailure('HTTP 404', 'Shared conversation not foun
 const dropped = Object.assign(loadFailure('Network Error', null), { status: 0 });
 const fault = Object.assign(loadFailure('HTTP 500', 'Internal Server Error'), { status: 500 });
 
-let listInputs: unknown[] = [];
-let toList: EventObject[] = [];
-let revokes: Revocation[] = [];
-let emitted: Notice[] = [];
-let seen = { list: 0, emitted: 0 };
+const fakes = recordEditorFakes();
+const { rec } = fakes;
+const revokes = () => rec.removals as unknown as Revocation[];
 let prev: Snap | null = null;
-
-const testMachine = () =>
-  sharedLinksMachine.provide({
-    actors: {
-      list: fromCallback<EventObject, unknown>(({ input, receive }) => {
-        listInputs.push(input);
-        receive((e) => toList.push(e));
-      }) as never,
-      remove: pendingActor<unknown, Draft>((i) => revokes.push(i as unknown as Revocation)),
-    },
-  });
 
 function eventsFor(s: Snap): Ev[] {
   const always: Ev[] = [{ type: 'list.goTo', page: 2 }, notice('error', 'Failed to fetch shared links')];
@@ -53,10 +40,9 @@ function eventsFor(s: Snap): Ev[] {
 function checkStep(s: Snap, e: { type: string } | null) {
   const p = prev;
   const event = e as ({ type: string; error?: { status?: number } } & Record<string, unknown>) | null;
-  const fresh = { list: toList.slice(seen.list), emitted: emitted.slice(seen.emitted) };
-  seen = { list: toList.length, emitted: emitted.length };
+  const fresh = fakes.fresh();
 
-  expect(listInputs).toEqual([{ ...sharedLinksListInput, parent: expect.anything() }]);
+  expect(rec.listInputs).toEqual([{ ...sharedLinksListInput, parent: expect.anything() }]);
   expect(s.hasTag('busy')).toBe(s.matches('deleting'));
   expect(revocation(s) !== null).toBe(s.matches('confirming') || s.matches('deleting'));
   // A confirmation names the link it was opened for: a second press elsewhere does not change it.
@@ -68,8 +54,8 @@ function checkStep(s: Snap, e: { type: string } | null) {
   }
   if (s.matches('confirming') && event?.type === 'record.delete') expect(revocation(s)).toEqual({ shareId: 's1', title: 'Trip planning' });
   // Nothing is revoked before the confirmation.
-  if (s.matches('deleting') && !p?.matches('deleting')) expect(revokes.at(-1)?.shareId).toEqual('s1');
-  if (s.matches('confirming') && event?.type === 'record.delete') expect(revokes).toEqual([]);
+  if (s.matches('deleting') && !p?.matches('deleting')) expect(revokes().at(-1)?.shareId).toEqual('s1');
+  if (s.matches('confirming') && event?.type === 'record.delete') expect(revokes()).toEqual([]);
 
   const list: EventObject[] = [];
   const out: Notice[] = [];
@@ -102,15 +88,10 @@ function checkStep(s: Snap, e: { type: string } | null) {
 runModelTest({
   name: 'shared-links',
   machine: sharedLinksMachine,
-  testMachine,
+  testMachine: fakes.testMachine,
   onActor: (actor) => {
-    listInputs = [];
-    toList = [];
-    revokes = [];
-    emitted = [];
-    seen = { list: 0, emitted: 0 };
+    fakes.reset(actor);
     prev = null;
-    actor.on('*', (ev) => emitted.push(ev as Notice));
   },
   inputs: [sharedLinksInput],
   events: eventsFor,

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { fromPromise } from 'xstate';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { ChevronDown, Clock } from 'lucide-react';
 import { TIP_PAGE_SIZE, tipLevels, type Tip, type TipLevel } from '../../../contract/tips';
-import { pagerMachine, pagerView, samePagerView, type PageRequest, type PageResult } from '../../../machines/pager.machine';
+import { pagerMachine, pagerView, samePagerView } from '../../../machines/pager.machine';
 import { fetchTips } from '../../api/tips';
 import { Button } from '../../ui/button';
 import { cx } from '../../ui/cx';
@@ -15,6 +14,7 @@ import { SearchBox } from '../../ui/search-box';
 import { Spinner } from '../../ui/spinner';
 import { TagFilter } from '../../ui/tag-filter';
 import { useNoticeToasts } from '../../ui/use-notice-toasts';
+import { defineTipsActors } from './tips-actors';
 
 /** Spec section 8 and 9: the failure text, and a 500 ms search debounce. */
 export const TIPS_FAILED = 'Failed to fetch tips';
@@ -25,23 +25,7 @@ const levelLabel = (level: TipLevel) => level[0]!.toUpperCase() + level.slice(1)
 const levelItems = [{ id: ALL_LEVELS, label: 'All levels' }, ...tipLevels.map((id) => ({ id, label: levelLabel(id) }))];
 
 /** The tips list is the one pager machine: search, the level and tag filters, View More appending the next page. */
-const tipsPager = pagerMachine.provide({
-  actors: {
-    fetchPage: fromPromise<PageResult, PageRequest>(async ({ input, signal }) => {
-      const list = await fetchTips(
-        {
-          page: input.page,
-          limit: input.pageSize,
-          search: input.query,
-          level: (input.filters.level as TipLevel | undefined) ?? null,
-          tag: (input.filters.tag as string | undefined) ?? null,
-        },
-        signal,
-      );
-      return { items: list.tips, page: list.page, total: list.total, totalPages: list.total_pages };
-    }),
-  },
-});
+const tipsPager = pagerMachine.provide({ actors: defineTipsActors({ api: { fetchTips } }) });
 
 export interface TipsModalProps {
   isOpen: boolean;

@@ -1,14 +1,12 @@
 import { useEffect } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useBlocker } from 'react-router-dom';
-import { fromPromise } from 'xstate';
 import { POLICY_MAX_CHARS, POLICY_MAX_WORDS, POLICY_TOO_LONG, POLICY_TOO_MANY_CHARS } from '../../../contract/global-policy-constants';
 import { countWords } from '../../../shared/word-count';
 import { wordCountLevel } from '../../../machines/policy-editor.machine';
 import { groupedNumber } from '../../../shared/grouped-number';
 import { policyEditorMachine } from '../../../machines/policy-editor.machine';
 import { fetchGlobalPolicy, updateGlobalPolicy } from '../../api/global-policy';
-import { withServerDetail } from '../../lib/load-failure';
 import { shallowEqual } from '../../lib/shallow-equal';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
@@ -18,16 +16,9 @@ import { PageTitle } from '../../ui/page-title';
 import { Spinner } from '../../ui/spinner';
 import { TextArea } from '../../ui/text-area';
 import { useNoticeToasts } from '../../ui/use-notice-toasts';
+import { definePolicyEditorActors } from './global-policy-actors';
 
-const machine = policyEditorMachine.provide({
-  actors: {
-    loadPolicy: fromPromise<string | null, void>(({ signal }) => fetchGlobalPolicy(signal)),
-    // The server's sentence (the word limit) when it gave one.
-    savePolicy: fromPromise<string | null, { policy_prompt: string | null }>(({ input }) =>
-      withServerDetail(updateGlobalPolicy(input.policy_prompt)),
-    ),
-  },
-});
+const machine = policyEditorMachine.provide({ actors: definePolicyEditorActors({ api: { fetchGlobalPolicy, updateGlobalPolicy } }) });
 
 const counterTone = { normal: 'text-gray-600 dark:text-gray-300', near: 'text-amber-700 dark:text-amber-300', over: 'text-red-700 dark:text-red-400' };
 const counterNote = { normal: '', near: ' — near the limit', over: ' — over the limit' };

@@ -10,6 +10,8 @@ import {
   NO_MONTHLY_USER_DATA,
   NOT_AVAILABLE,
 } from '../../../contract/usage-reports-constants';
+import { usageDashboardMachine } from '../../../machines/usage-dashboard.machine';
+import { fetchLatestDashboard, generateDashboard } from '../../api/usage-reports';
 import { formatDateTime } from '../../lib/format-date';
 import { shallowEqual } from '../../lib/shallow-equal';
 import { Button } from '../../ui/button';
@@ -18,9 +20,10 @@ import { ErrorBanner } from '../../ui/error-banner';
 import { Spinner } from '../../ui/spinner';
 import { longMonth } from './month-label';
 import { MonthlyActivityTable } from './monthly-activity-table';
-import { usageSummaryMachine } from './usage-actors';
+import { defineUsageSummaryActors } from './usage-actors';
 
 // The chart library is big: fetched only when this tab draws a chart (never on the login route).
+const machine = usageDashboardMachine.provide({ actors: defineUsageSummaryActors({ api: { fetchLatestDashboard, generateDashboard } }) });
 const MonthlyActivityChart = lazy(() => import('./monthly-activity-chart'));
 
 const sectionTitle = 'text-base font-semibold text-gray-900 dark:text-gray-50';
@@ -28,7 +31,7 @@ const muted = 'text-sm text-gray-600 dark:text-gray-300';
 
 /** The Usage Summary tab: a thin view of the usage-dashboard machine. */
 export function UsageSummary() {
-  const actor = useActorRef(usageSummaryMachine);
+  const actor = useActorRef(machine);
   const state = useSelector(
     actor,
     (s) => ({
