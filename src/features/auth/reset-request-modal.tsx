@@ -5,21 +5,12 @@ import { Button } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
 import { Modal } from '../../ui/modal';
 import { TextField } from '../../ui/text-field';
-
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-const EMPTY = { email: '' };
-
-function emailError({ email }: typeof EMPTY) {
-  const value = email.trim();
-  if (!value) return { email: 'Email is required' };
-  return EMAIL_PATTERN.test(value) ? {} : { email: 'Enter a valid email address' };
-}
+import { EMPTY_RESET_REQUEST as EMPTY, resetRequestErrors } from './reset-request-check';
 
 export function ResetRequestModal({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange(open: boolean): void }) {
   const form = useForm({
     initial: EMPTY,
-    validate: emailError,
+    validate: resetRequestErrors,
     submit: ({ email }) => requestPasswordReset(email.trim()),
     fallbackError: 'Failed to send reset email. Please try again.',
   });
