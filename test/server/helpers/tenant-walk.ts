@@ -40,17 +40,21 @@ function fieldIds(a: RichTenant): Record<string, unknown> {
   };
 }
 
+/** The mapping an input's id comes from: `departments/{id}` for a path parameter, the field's name otherwise. */
+export function idKey(op: Operation, input: OperationInput): string {
+  if (input.in !== 'path') return input.name;
+  const upToParam = op.path.slice(0, op.path.indexOf(`{${input.name}}`) + input.name.length + 2);
+  return `${/([^/]+)\/\{\w+\}$/.exec(upToParam)?.[1]}/{${input.name}}`;
+}
+
+/** Every mapping of A's ids: the walk must have used each (an unused one is a route gone or renamed). */
+export const mappedIdKeys = (a: RichTenant) => [...Object.keys(pathIds(a)), ...Object.keys(fieldIds(a))];
+
 /** A's id for an input that names a record; throws (failing the walk) for one nobody has mapped yet. */
 export function tenantIdFor(op: Operation, input: OperationInput, a: RichTenant): unknown {
-  if (input.in === 'path') {
-    const segment = /([^/]+)\/\{\w+\}$/.exec(op.path.slice(0, op.path.indexOf(`{${input.name}}`) + input.name.length + 2))?.[1];
-    const key = `${segment}/{${input.name}}`;
-    const id = pathIds(a)[key];
-    if (id === undefined) throw new Error(`${op.method} ${op.path}: map the path parameter "${key}" to one of A's ids in tenant-walk.ts`);
-    return id;
-  }
-  const id = fieldIds(a)[input.name];
-  if (id === undefined) throw new Error(`${op.method} ${op.path}: map the ${input.in} field "${input.name}" to one of A's ids in tenant-walk.ts`);
+  const key = idKey(op, input);
+  const id = input.in === 'path' ? pathIds(a)[key] : fieldIds(a)[key];
+  if (id === undefined) throw new Error(`${op.method} ${op.path}: map the ${input.in} input "${key}" to one of A's ids in tenant-walk.ts`);
   return id;
 }
 
@@ -83,7 +87,8 @@ export function inputVariants(op: Operation, a: RichTenant) {
     for (const input of [...required, ...optional]) {
       values[input.in][input.name] = namesRecord(input) ? tenantIdFor(op, input, a) : probeValue(input);
     }
-    return { values, idsOfA: [...required, ...optional].filter(namesRecord).map((i) => i.name) };
+    const ids = [...required, ...optional].filter(namesRecord);
+    return { values, idsOfA: ids.map((i) => i.name), idKeys: ids.map((i) => idKey(op, i)) };
   });
 }
 
