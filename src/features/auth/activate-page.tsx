@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
 import {
   ACCOUNT_ACTIVATED,
@@ -10,7 +10,9 @@ import {
 import { Button, ButtonLink } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
 import { Spinner } from '../../ui/spinner';
-import { emptyPasswordPair, NewPasswordFields, newPasswordState } from '../../ui/new-password-fields';
+import { useForm } from '../../lib/use-form';
+import { emptyPasswordPair, NewPasswordFields } from '../../ui/new-password-fields';
+import { passwordPairErrors } from './password-pair-check';
 import { useAccountActivation } from './use-account-activation';
 
 /** One card for every state of the screen, centred like the other public account screens. */
@@ -37,12 +39,20 @@ function Outcome({ title, text, children }: { title: string; text: string; child
 
 function ActivateForm({ activationCode }: { activationCode: string }) {
   const activation = useAccountActivation(activationCode);
-  const [pair, setPair] = useState(emptyPasswordPair);
-  const canSubmit = newPasswordState(pair).complete && !activation.busy;
+  // The pair and its check; the activation machine sends the password and says how it went, so the form is
+  // ready again at once (what was typed stays, for another try after a refusal).
+  const form = useForm({
+    initial: emptyPasswordPair,
+    validate: passwordPairErrors,
+    submit: async (pair) => activation.submit(pair.password),
+    fallbackError: '',
+    onSucceeded: () => form.reset(),
+  });
+  const canSubmit = form.canSubmit && !activation.busy;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (canSubmit) activation.submit(pair.password);
+    if (canSubmit) form.submit();
   };
 
   switch (activation.state) {
@@ -96,7 +106,7 @@ function ActivateForm({ activationCode }: { activationCode: string }) {
           <h1 className="text-2xl font-semibold">Activate your account</h1>
           <p className="text-sm text-gray-600 dark:text-gray-300">Choose the password you will sign in with.</p>
           {activation.error && <ErrorBanner message={activation.error} onDismiss={activation.dismissError} />}
-          <NewPasswordFields value={pair} onChange={setPair} isDisabled={activation.busy} />
+          <NewPasswordFields value={form.values} onChange={form.change} isDisabled={activation.busy} />
           <Button type="submit" variant="primary" className="w-full" isDisabled={!canSubmit}>
             {activation.busy ? 'Activating...' : 'Activate Account'}
           </Button>

@@ -5,7 +5,8 @@ import { useForm } from '../../lib/use-form';
 import { Button, ButtonLink } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
 import { Spinner } from '../../ui/spinner';
-import { emptyPasswordPair, NewPasswordFields, newPasswordState, type NewPasswordPair } from '../../ui/new-password-fields';
+import { emptyPasswordPair, NewPasswordFields, type NewPasswordPair } from '../../ui/new-password-fields';
+import { passwordPairErrors } from './password-pair-check';
 import { ResetRequestModal } from './reset-request-modal';
 import { useResetLinkCheck } from './use-reset-link-check';
 
@@ -45,14 +46,11 @@ export default function ResetPasswordPage() {
   );
 }
 
-/** The pair may be sent only once complete; the fields word what is missing themselves (NewPasswordFields). */
-const pairErrors = (pair: NewPasswordPair) => (newPasswordState(pair).complete ? {} : { password: 'Choose a password and confirm it' });
-
 function ResetForm({ token }: { token: string }) {
   const link = useResetLinkCheck(token);
   const form = useForm({
     initial: emptyPasswordPair,
-    validate: pairErrors,
+    validate: passwordPairErrors,
     submit: (pair: NewPasswordPair) => resetPassword({ token, new_password: pair.password }),
     fallbackError: 'Failed to reset password. Please try again.',
   });
