@@ -85,7 +85,6 @@ function eventsFor(s: Snap): Ev[] {
 function checkStep(s: Snap, e: { type: string } | null) {
   const p = prev;
   const event = e as ({ type: string; error?: unknown } & Record<string, unknown>) | null;
-  const fresh = fakes.fresh();
 
   expect(rec.listInputs).toEqual([{ ...departmentListInput, parent: expect.anything() }]);
   expect(s.hasTag('busy')).toBe(s.matches('saving') || s.matches('deleting'));
@@ -131,8 +130,7 @@ function checkStep(s: Snap, e: { type: string } | null) {
       out.push(notice('error', deletion(p!)!.kind === 'department' ? DEPARTMENT_DELETE_FAILED : 'Failed to delete unit'));
       break;
   }
-  expect(fresh.list).toEqual(list);
-  expect(fresh.emitted).toEqual(out);
+  fakes.expectStep(list, out);
   prev = s;
 }
 

@@ -9,6 +9,7 @@ import { fileTypeLabel } from '../../lib/file-type-label';
 import { formatDateTime } from '../../lib/format-date';
 import { formatFileSize } from '../../lib/format-file-size';
 import { shallowEqual } from '../../lib/shallow-equal';
+import { ListStatus } from '../../ui/list-status';
 import { RetryAlert } from '../../ui/retry-alert';
 import { cx } from '../../ui/cx';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
@@ -80,14 +81,12 @@ export function DocumentsModal({ documents }: DocumentsModalProps) {
       <Modal isOpen onOpenChange={(open) => !open && close()} title="Attached Documents" size="xl">
         <div ref={body} tabIndex={-1} className="space-y-3 outline-none">
           {view.failed && <RetryAlert message={DOCUMENTS_FETCH_FAILED} onRetry={() => documents.send({ type: 'documents.retry' })} />}
-          {view.loading && view.items.length === 0 && (
-            <div className="flex justify-center py-6">
-              <Spinner label="Loading documents" />
-            </div>
-          )}
-          {!view.loading && !view.failed && view.items.length === 0 && (
-            <p className="py-6 text-center text-sm text-gray-600 dark:text-gray-400">No documents are attached to this conversation.</p>
-          )}
+          <ListStatus
+            hasItems={view.items.length > 0}
+            busy={view.loading}
+            loadingLabel="Loading documents"
+            empty={view.failed ? null : 'No documents are attached to this conversation.'}
+          />
           {view.items.length > 0 && (
             <ul aria-label="Documents" className="divide-y divide-gray-200 dark:divide-gray-700">
               {view.items.map((doc) => {

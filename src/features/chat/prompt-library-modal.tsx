@@ -9,6 +9,7 @@ import { shallowEqual } from '../../lib/shallow-equal';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Modal } from '../../ui/modal';
+import { RetryAlert } from '../../ui/retry-alert';
 import { SearchBox } from '../../ui/search-box';
 import { Spinner } from '../../ui/spinner';
 import { TagFilter } from '../../ui/tag-filter';
@@ -75,14 +76,7 @@ export default function PromptLibraryModal({ library, onClose }: PromptLibraryMo
               <Spinner label="Loading prompts" />
             </div>
           )}
-          {view.error && !view.loading && (
-            <p role="alert" className="flex flex-wrap items-center gap-2 text-sm text-red-700 dark:text-red-400">
-              {view.error}.
-              <Button variant="ghost" size="sm" className="underline" onPress={() => library.send({ type: 'prompts.reload' })}>
-                Try again
-              </Button>
-            </p>
-          )}
+          {view.error && !view.loading && <RetryAlert message={view.error} onRetry={() => library.send({ type: 'prompts.reload' })} />}
           {!view.loading && !view.searching && view.items.length === 0 && !view.error && (
             <p className="py-6 text-center text-sm text-gray-700 dark:text-gray-300">
               {searching || tag ? 'No prompts found' : 'No prompts yet. Save one of your messages, or add a new prompt.'}

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { fromCallback, type Actor, type EventObject } from 'xstate';
 import type { Notice } from '../../../machines/notice';
 import { recordEditorMachine, type Draft, type RecordEditorMachine } from '../../../machines/record-editor.machine';
@@ -7,7 +8,7 @@ import { pendingActor } from './fakes';
  * The record editor with fake actors that record what they were asked (model tests of the editor and of the
  * screens that run on it): the list as a callback actor keeping its input and the events sent to it, `save` and
  * `remove` never settling (the path sends their outcome). `reset(actor)` starts a path afresh and records what the
- * actor emits; `fresh()` gives what arrived since the previous call.
+ * actor emits; `expectStep` checks what one step sent to the list and emitted.
  */
 export function recordEditorFakes() {
   const rec = { listInputs: [] as unknown[], toList: [] as EventObject[], saves: [] as unknown[], removals: [] as Draft[], emitted: [] as Notice[] };
@@ -34,11 +35,18 @@ export function recordEditorFakes() {
       seen = { list: 0, emitted: 0 };
       actor.on('*', (ev) => rec.emitted.push(ev as Notice));
     },
-    /** The events sent to the list and emitted since the previous call. */
-    fresh() {
-      const out = { list: rec.toList.slice(seen.list), emitted: rec.emitted.slice(seen.emitted) };
+    /** The step told the list exactly `list` and emitted exactly `emitted` (since the previous step). */
+    expectStep(list: EventObject[], emitted: Notice[]) {
+      expect(rec.toList.slice(seen.list)).toEqual(list);
+      expect(rec.emitted.slice(seen.emitted)).toEqual(emitted);
       seen = { list: rec.toList.length, emitted: rec.emitted.length };
-      return out;
     },
   };
 }
+
+/** What the server may answer a delete: done, or each of these failures (the paths choose one in `deleting`). */
+export const removeOutcomes = (...errors: unknown[]) =>
+  [
+    { type: 'xstate.done.actor.remove', output: {}, actorId: 'remove' },
+    ...errors.map((error) => ({ type: 'xstate.error.actor.remove', error, actorId: 'remove' })),
+  ] as never[];
