@@ -10,6 +10,7 @@ import type { Database } from '../../server/db/database';
 import { migrateToLatest } from '../../server/db/migrate';
 import { insertClient } from '../../server/db/repositories/clients';
 import { departmentReport, userReport, userReportCsv } from '../../server/services/organisation/usage-reports';
+import { oneOrganisation } from '../../server/services/scope';
 import { freshDatabase } from './bench-database';
 
 // `npm run bench -- reports`: the admin reports over 1,000,000 usage rows, on SQLite and (with DATABASE_URL or
@@ -172,7 +173,7 @@ async function measure(backend: Backend): Promise<ReportTiming> {
   const clientId = await seedUsage(backend);
   const seedSeconds = (performance.now() - seedStart) / 1000;
 
-  const admin = { client_id: clientId };
+  const admin = oneOrganisation(clientId);
   const month = 6;
   const monthRows = await backend.count(
     `select count(*) from usage_logs where client_id = ${literal(clientId)} and created_at >= '${YEAR}-06-01' and created_at < '${YEAR}-07-01'`,
