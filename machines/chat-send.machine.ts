@@ -706,9 +706,11 @@ export const chatSendMachine = setup({
   states: {
     /** Transient: never observed. */
     opening: {
+      description: 'A conversation opens: whether its messages must be loaded or are already in hand is decided at once (never seen).',
       always: [{ guard: 'needsLoading', target: 'loading' }, { target: 'idle', actions: 'applyOpenedPage' }],
     },
     loading: {
+      description: 'The messages of the conversation are being loaded.',
       tags: ['loading'],
       invoke: {
         id: 'loadMessages',
@@ -726,9 +728,11 @@ export const chatSendMachine = setup({
     },
     /** Loading was answered 404: said once by the view, no toast; only opening something else leaves it. */
     notFound: {
+      description: 'The conversation is gone or not theirs: the chat says so once and offers a new chat.',
       tags: ['notFound'],
     },
     idle: {
+      description: 'The messages are shown; the person can send, edit or regenerate.',
       on: {
         'message.submit': { guard: 'hasText', target: 'replying', actions: ['appendExchange', 'reportDocumentsSent'] },
         'message.edit': { guard: and(['hasText', 'isEditableUserMessage']), target: 'replying', actions: 'applyEdit' },
@@ -736,6 +740,7 @@ export const chatSendMachine = setup({
       },
     },
     replying: {
+      description: 'A question was sent and its reply is on its way; another send waits.',
       tags: ['busy'],
       invoke: {
         id: 'sendMessage',
@@ -765,6 +770,7 @@ export const chatSendMachine = setup({
       },
       states: {
         thinking: {
+          description: 'Nothing of the reply has come yet: Thinking shows (or what the server is doing, such as searching the web).',
           tags: ['thinking'],
           exit: 'clearActivity',
           on: {
@@ -774,6 +780,7 @@ export const chatSendMachine = setup({
           },
         },
         streaming: {
+          description: 'The reply appears as it is written.',
           tags: ['streaming'],
           on: {
             'stream.chunk': { actions: 'appendChunk' },
@@ -783,6 +790,7 @@ export const chatSendMachine = setup({
       },
     },
     networkError: {
+      description: 'The request or the stream failed: the reply says so, with Refresh message.',
       tags: ['error'],
       on: {
         'message.submit': { guard: 'hasText', target: 'replying', actions: ['appendExchange', 'reportDocumentsSent'] },
@@ -792,6 +800,7 @@ export const chatSendMachine = setup({
       },
     },
     refreshing: {
+      description: 'Refresh message: the latest messages are being loaded again.',
       tags: ['refreshing'],
       invoke: {
         id: 'loadRecent',
@@ -808,6 +817,7 @@ export const chatSendMachine = setup({
     },
     /** A reply written elsewhere (see "Following a reply written elsewhere"). */
     following: {
+      description: 'A reply written elsewhere (another tab, or before a reload) grows on screen until it is complete.',
       tags: ['busy', 'following'],
       invoke: {
         id: 'follow',
