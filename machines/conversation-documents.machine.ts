@@ -119,17 +119,21 @@ export const conversationDocumentsMachine = setup({
   },
   states: {
     // Where the input or the opened conversation leads.
-    pick: { always: [{ guard: 'hasConversation', target: 'conversation' }, { target: 'none' }] },
+    pick: { description: 'A conversation opens: its documents, or none for a new chat, are chosen at once (never seen).', always: [{ guard: 'hasConversation', target: 'conversation' }, { target: 'none' }] },
     none: {
+      description: 'A new chat: there are no documents, and opening them says No conversation selected.',
       on: { 'documents.open': { actions: { type: 'reportFailure', params: { text: NO_CONVERSATION_SELECTED } } } },
     },
     conversation: {
+      description: 'The documents of the open conversation, their modal and a download.',
       type: 'parallel',
       states: {
         list: {
+          description: 'The documents behind the N Document(s) header button.',
           initial: 'loading',
           states: {
             loading: {
+              description: 'The documents are being loaded; those already shown stay.',
               tags: ['loading'],
               // Started over (its own transition, so `list` alone is the domain and the other regions stay).
               on: { 'documents.changed': { target: 'loading', reenter: true } },
@@ -145,34 +149,40 @@ export const conversationDocumentsMachine = setup({
                 ],
               },
             },
-            loaded: { on: { 'documents.changed': 'loading' } },
-            failed: { on: { 'documents.retry': 'loading', 'documents.changed': 'loading' } },
+            loaded: { description: 'The documents are shown and counted on the header button.', on: { 'documents.changed': 'loading' } },
+            failed: { description: 'The documents could not be loaded: Failed to fetch documents.', on: { 'documents.retry': 'loading', 'documents.changed': 'loading' } },
             // Nothing to retry: asking again would be answered 404 again.
-            notFound: { on: { 'documents.changed': 'loading' } },
+            notFound: { description: 'The conversation is gone or not theirs: no documents, and no toast.', on: { 'documents.changed': 'loading' } },
           },
         },
         modal: {
+          description: 'The Attached Documents modal.',
           initial: 'closed',
           states: {
             closed: {
+              description: 'The Attached Documents modal is closed.',
               on: { 'documents.open': { target: 'open', actions: raise({ type: 'documents.changed' }) } },
             },
             open: {
+              description: 'The Attached Documents modal lists the documents with their status.',
               initial: 'browsing',
               on: { 'documents.close': 'closed' },
               states: {
                 browsing: {
+                  description: 'The person looks through the documents and may delete one.',
                   on: {
                     'document.delete': { guard: 'isListed', target: 'confirmingDelete', actions: assign({ deletingId: ({ event }) => event.id }) },
                   },
                 },
                 confirmingDelete: {
+                  description: 'Delete Document asks before the document is deleted.',
                   on: {
                     'delete.confirm': 'deleting',
                     'delete.cancel': { target: 'browsing', actions: assign({ deletingId: null }) },
                   },
                 },
                 deleting: {
+                  description: 'The document is being deleted; the modal waits, busy.',
                   tags: ['deleting'],
                   // The confirmation stays until the server answered (its buttons are disabled meanwhile).
                   on: { 'documents.close': {} },
@@ -200,9 +210,11 @@ export const conversationDocumentsMachine = setup({
           },
         },
         download: {
+          description: 'Downloading a document that was clicked.',
           initial: 'idle',
           states: {
             idle: {
+              description: 'No document is downloading.',
               on: {
                 'document.download': {
                   guard: 'isListed',
@@ -212,6 +224,7 @@ export const conversationDocumentsMachine = setup({
               },
             },
             downloading: {
+              description: 'A clicked document is being downloaded, one at a time.',
               tags: ['downloading'],
               invoke: {
                 id: 'downloadDocument',
