@@ -355,6 +355,7 @@ export const pagerMachine = setup({
   states: {
     /** Transient: never observed. */
     starting: {
+      description: 'The list starts: it loads its first page, or waits for a search it requires (never seen).',
       always: [
         { guard: 'startsInactive', target: 'inactive', actions: 'clearItems' },
         { guard: 'startsLoaded', target: 'loading' },
@@ -362,8 +363,9 @@ export const pagerMachine = setup({
       ],
     },
     /** A required search with no text: no items, nothing loading. */
-    inactive: {},
+    inactive: { description: 'A search-results list with no search typed: nothing is shown.' },
     idle: {
+      description: 'The list shows its items (or says it has none).',
       on: {
         'pager.loadMore': { guard: 'hasMorePages', target: 'loadingMore' },
         'pager.goTo': { guard: 'isValidPage', target: 'loading', actions: 'targetPage' },
@@ -372,14 +374,17 @@ export const pagerMachine = setup({
     },
     /** Too short to search: a required search shows nothing, another keeps the list it had. */
     hint: {
+      description: 'The search is too short to run: the list says how many characters it needs.',
       tags: ['hint'],
       entry: 'clearForHint',
     },
     debouncing: {
+      description: 'The person is typing a search: the list waits for a moment of quiet before it asks.',
       tags: ['debouncing'],
       after: { SEARCH_DEBOUNCE: { target: 'loading', actions: 'takeQuery' } },
     },
     loading: {
+      description: 'A page of the list is being loaded (a spinner shows; what was shown stays).',
       tags: ['loading'],
       invoke: {
         id: 'fetchPage',
@@ -396,6 +401,7 @@ export const pagerMachine = setup({
       },
     },
     loadingMore: {
+      description: 'The next page is being added below the items shown (View More).',
       tags: ['loadingMore'],
       invoke: {
         id: 'fetchPage',
@@ -419,6 +425,7 @@ export const pagerMachine = setup({
       },
     },
     refetching: {
+      description: 'What is shown is being read again without a spinner.',
       tags: ['refetching'],
       invoke: {
         id: 'fetchPage',
