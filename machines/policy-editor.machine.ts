@@ -90,6 +90,7 @@ export const policyEditorMachine = setup({
   initial: 'loading',
   states: {
     loading: {
+      description: 'The global policy is being loaded.',
       tags: ['loading'],
       invoke: {
         id: 'loadPolicy',
@@ -99,15 +100,19 @@ export const policyEditorMachine = setup({
       },
     },
     loadFailed: {
+      description: 'The policy could not be loaded: Failed to load global policy, with Retry.',
       on: { 'policy.retry': 'loading' },
     },
     clean: {
+      description: 'The editor shows the saved policy; Save is disabled.',
       on: { 'policy.change': { guard: 'changesSaved', target: 'dirty', actions: 'setText' } },
     },
     saved: {
+      description: 'The policy was saved: Global policy updated successfully, and the editor shows what the server stored.',
       on: { 'policy.change': { guard: 'changesSaved', target: 'dirty', actions: 'setText' } },
     },
     dirty: {
+      description: 'The text differs from the saved policy: unsaved changes, Save and Reset are offered.',
       tags: ['unsaved'],
       on: {
         'policy.leave': 'leaving',
@@ -117,6 +122,7 @@ export const policyEditorMachine = setup({
       },
     },
     saving: {
+      description: 'The policy is being saved; the editor waits, busy.',
       tags: ['busy'],
       invoke: {
         id: 'savePolicy',
@@ -131,6 +137,7 @@ export const policyEditorMachine = setup({
     },
     /** A failed save: the text is kept, unsaved, and can be saved again. */
     error: {
+      description: 'Saving failed: the sentence of the server shows, the text is kept and can be saved again.',
       tags: ['unsaved'],
       on: {
         'policy.leave': 'leaving',
@@ -141,6 +148,7 @@ export const policyEditorMachine = setup({
     },
     /** Leaving with unsaved changes: the page asks whether to discard them (the navigation waits). */
     leaving: {
+      description: 'The person is leaving with unsaved changes: Discard unsaved changes? asks first.',
       tags: ['unsaved', 'confirmingLeave'],
       description: 'The person is leaving with unsaved changes; the page asks whether to discard them.',
       on: {
@@ -149,7 +157,7 @@ export const policyEditorMachine = setup({
       },
     },
     /** The changes were discarded and the page is left. */
-    left: { type: 'final' },
+    left: { description: 'The changes were discarded and the person leaves the page.', type: 'final' },
   },
 });
 
