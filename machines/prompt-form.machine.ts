@@ -104,6 +104,7 @@ export const promptFormMachine = setup({
   initial: 'editing',
   states: {
     editing: {
+      description: 'The prompt form: the text and its tags, typed comma separated, with what is wrong under each field.',
       on: {
         // Typing in a field clears its sentence; the next submit checks again.
         'field.prompt': {
@@ -122,6 +123,7 @@ export const promptFormMachine = setup({
       },
     },
     saving: {
+      description: 'The prompt is being saved; the form waits, busy.',
       tags: ['busy'],
       invoke: {
         id: 'savePrompt',
@@ -131,7 +133,7 @@ export const promptFormMachine = setup({
         onError: { target: 'editing', actions: 'reportFailed' },
       },
     },
-    saved: { type: 'final' },
+    saved: { description: 'The prompt was saved and the form closes with the success toast.', type: 'final' },
   },
   output: ({ context }) => context.saved as PromptEntry,
 });
