@@ -148,6 +148,7 @@ export const promptLibraryMachine = setup({
   },
   states: {
     browsing: {
+      description: 'The Prompt Library modal lists the prompts with search, tags, Copy, Paste, Edit and Delete.',
       initial: 'idle',
       on: {
         'prompt.new': 'creating',
@@ -157,9 +158,11 @@ export const promptLibraryMachine = setup({
       },
       states: {
         idle: {
+          description: 'The prompts are shown.',
           on: { 'prompt.copy': { target: 'copying', actions: assign({ copiedId: ({ event }) => event.id }) } },
         },
         copying: {
+          description: 'A prompt is being put on the clipboard.',
           invoke: {
             id: 'copyText',
             src: 'copyText',
@@ -172,6 +175,7 @@ export const promptLibraryMachine = setup({
           },
         },
         copied: {
+          description: 'The copy button of the prompt says it was copied, for a moment.',
           tags: ['copied'],
           after: { COPIED: { target: 'idle', actions: assign({ copiedId: null }) } },
           on: { 'prompt.copy': { target: 'copying', actions: assign({ copiedId: ({ event }) => event.id }) } },
@@ -180,6 +184,7 @@ export const promptLibraryMachine = setup({
       exit: assign({ copiedId: null }),
     },
     creating: {
+      description: 'The New Prompt form is open over the list.',
       invoke: {
         id: 'form',
         src: 'form',
@@ -189,6 +194,7 @@ export const promptLibraryMachine = setup({
       on: { 'form.cancel': 'browsing' },
     },
     loadingPrompt: {
+      description: 'Edit Prompt: the prompt is loaded afresh before its form opens.',
       tags: ['busy'],
       invoke: {
         id: 'loadPrompt',
@@ -203,6 +209,7 @@ export const promptLibraryMachine = setup({
       on: { 'form.cancel': { target: 'browsing', actions: assign({ editingId: null }) } },
     },
     editing: {
+      description: 'The Edit Prompt form is open with the prompt.',
       invoke: {
         id: 'form',
         src: 'form',
@@ -216,12 +223,14 @@ export const promptLibraryMachine = setup({
       exit: assign({ editing: null, editingId: null }),
     },
     confirmingDelete: {
+      description: 'Delete Prompt asks before the prompt is deleted.',
       on: {
         'delete.confirm': 'deleting',
         'delete.cancel': { target: 'browsing', actions: assign({ deletingId: null }) },
       },
     },
     deleting: {
+      description: 'The prompt is being deleted; the modal waits, busy.',
       tags: ['busy'],
       invoke: {
         id: 'deletePrompt',
