@@ -121,9 +121,11 @@ export const sessionMachine = setup({
   initial: 'restoring',
   states: {
     restoring: {
+      description: 'The tab starts: a session stored by an earlier visit is picked up, or none (never seen).',
       always: [{ guard: 'hasStoredSession', target: 'loggedIn' }, { target: 'loggedOut', actions: 'clearSession' }],
     },
     loggedOut: {
+      description: 'No one is signed in: the sign-in page shows (with why the last try was refused, if it was).',
       on: {
         'session.login': {
           target: 'authenticating',
@@ -133,6 +135,7 @@ export const sessionMachine = setup({
       },
     },
     authenticating: {
+      description: 'The email and password are being checked; the sign-in form waits, busy.',
       tags: ['busy'],
       invoke: {
         id: 'login',
@@ -163,6 +166,7 @@ export const sessionMachine = setup({
       },
     },
     loggedIn: {
+      description: 'The person is signed in and uses the product.',
       tags: ['authenticated'],
       on: {
         'session.refresh': 'refreshing',
@@ -183,9 +187,11 @@ export const sessionMachine = setup({
       states: {
         /** Transient: a restored session loads its user once (again after a refresh that interrupted it). */
         checkingUser: {
+          description: 'A restored session decides whether to load its person again (never seen).',
           always: [{ guard: 'isUserStale', target: 'loadingUser' }, { target: 'ready' }],
         },
         loadingUser: {
+          description: 'A restored session loads the person again, so role, package and department are current.',
           tags: ['loadingUser'],
           invoke: {
             id: 'loadUser',
@@ -195,10 +201,11 @@ export const sessionMachine = setup({
             onError: { target: 'ready', actions: [assign({ userStale: false }), emit(notice('error', USER_FETCH_FAILED))] },
           },
         },
-        ready: {},
+        ready: { description: 'The person, with role, package and department, is known.' },
       },
     },
     refreshing: {
+      description: 'The tokens are being renewed; the person stays signed in meanwhile.',
       tags: ['authenticated', 'busy'],
       invoke: {
         id: 'refresh',
@@ -213,11 +220,13 @@ export const sessionMachine = setup({
       on: { 'session.logout': 'loggingOut' },
     },
     expired: {
+      description: 'The session could not be renewed: Your session has expired. Please login again.',
       tags: ['expired'],
       entry: ['clearSession', emit({ type: 'session.expired' as const })],
       on: { 'session.logout': 'loggingOut' },
     },
     loggingOut: {
+      description: 'The person is signing out.',
       tags: ['busy'],
       invoke: {
         id: 'logout',
