@@ -52,6 +52,7 @@ export const usageDashboardMachine = setup({
   initial: 'loading',
   states: {
     loading: {
+      description: 'The latest stored dashboard is being loaded.',
       tags: ['busy'],
       invoke: {
         id: 'fetchLatest',
@@ -64,10 +65,12 @@ export const usageDashboardMachine = setup({
       },
     },
     ready: {
+      description: 'The dashboard is shown, and refreshes itself after a while.',
       after: { DASHBOARD_REFRESH: 'refreshing' },
       on: { 'dashboard.refresh': 'refreshing' },
     },
     refreshing: {
+      description: 'A new dashboard is being computed while the one shown stays on screen.',
       tags: ['busy', 'refreshing'],
       invoke: {
         id: 'generate',
@@ -80,6 +83,7 @@ export const usageDashboardMachine = setup({
       },
     },
     failed: {
+      description: 'The dashboard could not be read or computed: the sentence shows with Retry; the last dashboard stays.',
       tags: ['error'],
       after: { DASHBOARD_REFRESH: 'refreshing' },
       on: { 'dashboard.refresh': 'refreshing' },
