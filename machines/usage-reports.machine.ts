@@ -222,9 +222,11 @@ export const usageReportsMachine = setup({
   },
   states: {
     idle: {
+      description: 'No report yet: No report data, Apply filters above to generate a report.',
       on: { 'filter.apply': { guard: 'hasMonths', target: 'showing', actions: 'apply' } },
     },
     showing: {
+      description: 'The report table of the applied filters, a page at a time.',
       invoke: { id: 'list', src: 'list', input: ({ context, self }) => ({ ...reportListInput(context.applied!), parent: self }) },
       exit: 'clearResults',
       initial: 'viewing',
@@ -237,9 +239,11 @@ export const usageReportsMachine = setup({
       },
       states: {
         viewing: {
+          description: 'The person reads, sorts and pages the report.',
           on: { 'report.export': 'exporting' },
         },
         exporting: {
+          description: 'The whole report is being exported as CSV.',
           tags: ['exporting'],
           invoke: {
             id: 'exportReport',
