@@ -213,6 +213,7 @@ export const usersAdminMachine = setup({
   },
   states: {
     browsing: {
+      description: 'The User Management table with search, status filter and pages.',
       on: {
         'user.switchStatus': [
           {
@@ -252,7 +253,7 @@ export const usersAdminMachine = setup({
         'deactivation.confirm': {
           target: 'switching',
           actions: assign(({ context }) => ({
-            switching: { userId: context.deactivating!.userId, status: 'inactive' as const },
+            switching: { description: 'The status of a person is being changed; the row changes when the server says so.', userId: context.deactivating!.userId, status: 'inactive' as const },
             deactivating: null,
           })),
         },
@@ -270,6 +271,7 @@ export const usersAdminMachine = setup({
       },
     },
     resending: {
+      description: 'The activation email of a person still to verify is being sent again.',
       tags: ['busy'],
       invoke: {
         id: 'resend',
@@ -280,6 +282,7 @@ export const usersAdminMachine = setup({
       },
     },
     editing: {
+      description: 'The Edit User dialog is open.',
       on: {
         'field.name': {
           actions: assign(({ context, event }) => ({ draft: { ...context.draft!, name: event.text }, nameError: null })),
@@ -313,6 +316,7 @@ export const usersAdminMachine = setup({
       },
     },
     saving: {
+      description: 'The changes to the person are being saved; the dialog waits, busy.',
       tags: ['busy'],
       invoke: {
         id: 'save',
