@@ -11,6 +11,7 @@ import { migrateToLatest } from '../../server/db/migrate';
 import { insertUser } from '../../server/db/repositories/users';
 import { seedDemoData } from '../../server/seed';
 import { freshDatabase } from './bench-database';
+import { ratioOf, reportGoal } from './goal-line';
 import type { BurstSendResult, SenderCommand, SenderReport } from './burst-sender';
 import { benchPgUrl } from './ingest-context';
 import { BENCH_DEMO_PASSWORD, benchSignIn, NO_BACKUP_MODEL_ENV, removeOnExit, startServer } from './server-process';
@@ -286,12 +287,15 @@ export function printBurst(results: BurstResult[]) {
       r.responder === 'offline'
         ? `offline responder, a word every ${OFFLINE_TOKEN_DELAY_MS} ms`
         : `scripted model, first token after ${MODEL_FIRST_TOKEN_MS} ms then one every ${MODEL_TOKEN_INTERVAL_MS} ms, titles asked of it`;
-    const verdict = r.burstP99 < HEALTH_P99_GOAL_MS ? 'met' : 'NOT met';
     console.log(`  ${r.backend}, ${model}:`);
-    console.log(
-      `    health p99 during the burst ${ms(r.burstP99)} — goal under ${HEALTH_P99_GOAL_MS} ms (${verdict}); ` +
-        `${(r.burstP99 / r.idleP99).toFixed(1)}× the idle p99 of ${ms(r.idleP99)}`,
-    );
+    reportGoal({
+      what: `GET /api/v1/health p99 during a burst of ${SENDS} sends (${r.backend}, ${r.responder === 'offline' ? 'offline responder' : 'scripted model'})`,
+      measured: ms(r.burstP99),
+      reference: `the same server idle just before ${ms(r.idleP99)}`,
+      ratio: ratioOf(r.burstP99, r.idleP99),
+      goal: `under ${HEALTH_P99_GOAL_MS} ms`,
+      pass: r.burstP99 < HEALTH_P99_GOAL_MS,
+    });
     console.log(
       `    (burst p50 ${ms(r.burstP50)}, max ${ms(r.burstMax)}, ${r.probes} probes over ${ms(r.burstMs)}; idle p50 ${ms(r.idleP50)}; ` +
         `first record of a send p50 ${ms(r.firstRecordP50)}, last ${ms(r.firstRecordMax)})`,

@@ -31,7 +31,8 @@ export function reportGoal(result: GoalResult): void {
 }
 
 export function goalLine({ what, measured, reference, ratio, goal, pass }: GoalResult): string {
-  const r = Number.isFinite(ratio) ? ratio.toFixed(2) : 'n/a';
+  // Two significant digits below 0.1 (the streaming render's is about 0.002), else two decimals.
+  const r = !Number.isFinite(ratio) ? 'n/a' : ratio < 0.1 ? ratio.toPrecision(2) : ratio.toFixed(2);
   return `GOAL ${what}: ${measured} vs ${reference} — ratio ${r} (goal ${goal}) ${pass ? 'PASS' : 'MISS'}`;
 }
 

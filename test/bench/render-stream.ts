@@ -12,6 +12,7 @@ import { launchBenchBrowser } from './browser';
 import { build } from 'vite';
 import type { MeasureRequest, MeasureResult, RendererKind } from './render-page/main';
 import { prng } from './prng';
+import { ratioOf, reportGoal } from './goal-line';
 
 // Streaming render benchmark: a synthetic 20k-token reply streamed token by token into AssistantMarkdown and into
 // a plain react-markdown re-render of the whole text, timed per update in headless Chromium.
@@ -239,9 +240,16 @@ export function printRenderStream({ rows, chunks, replyKb }: Awaited<ReturnType<
     }
   }
   const at20k = rows.find((r) => r.tokens === 20_000 && r.kind === 'ours')!;
-  console.log(
-    `  goal: at most ${RENDER_UPDATE_GOAL_MS} ms median at 20k tokens — ${at20k.median <= RENDER_UPDATE_GOAL_MS ? 'met' : 'NOT met'} (${at20k.median.toFixed(2)} ms; samples: ${SAMPLES.ours} ours, ${SAMPLES.plain} plain per size)`,
-  );
+  const plain20k = rows.find((r) => r.tokens === 20_000 && r.kind === 'plain')!;
+  reportGoal({
+    what: 'streaming render, one update at 20k tokens (median)',
+    measured: `${at20k.median.toFixed(2)} ms`,
+    reference: `plain react-markdown ${plain20k.median.toFixed(2)} ms`,
+    ratio: ratioOf(at20k.median, plain20k.median),
+    goal: `at most ${RENDER_UPDATE_GOAL_MS} ms`,
+    pass: at20k.median <= RENDER_UPDATE_GOAL_MS,
+  });
+  console.log(`  (samples: ${SAMPLES.ours} ours, ${SAMPLES.plain} plain per size)`);
   console.log('  bench page chunks (gzip, level 9):');
   for (const c of chunks) {
     console.log(`    ${c.gzipKb.toFixed(1).padStart(7)} KB${c.cssKb ? ` + ${c.cssKb.toFixed(1)} KB css` : ''}  ${c.lazy ? 'lazy ' : 'entry'}  ${c.source}`);
