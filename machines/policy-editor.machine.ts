@@ -148,7 +148,6 @@ export const policyEditorMachine = setup({
     },
     /** Leaving with unsaved changes: the page asks whether to discard them (the navigation waits). */
     leaving: {
-      description: 'The person is leaving with unsaved changes: Discard unsaved changes? asks first.',
       tags: ['unsaved', 'confirmingLeave'],
       description: 'The person is leaving with unsaved changes; the page asks whether to discard them.',
       on: {

@@ -253,7 +253,7 @@ export const usersAdminMachine = setup({
         'deactivation.confirm': {
           target: 'switching',
           actions: assign(({ context }) => ({
-            switching: { description: 'The status of a person is being changed; the row changes when the server says so.', userId: context.deactivating!.userId, status: 'inactive' as const },
+            switching: { userId: context.deactivating!.userId, status: 'inactive' as const },
             deactivating: null,
           })),
         },
@@ -261,6 +261,7 @@ export const usersAdminMachine = setup({
       },
     },
     switching: {
+      description: 'The status of a person is being changed; the row changes when the server says so.',
       tags: ['busy'],
       invoke: {
         id: 'switchStatus',
