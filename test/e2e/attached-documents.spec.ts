@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { DOCUMENT_DELETED } from '../../contract/documents-constants';
 import { NO_CONVERSATION_SELECTED } from '../../machines/conversation-documents.machine';
-import { accounts, signInAndLand } from './helpers/accounts';
+import { accounts, signInAndLand, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { textDocument, uploadDocument, waitUntilProcessed } from './helpers/documents-api';
 import { ask, assistantMessages, expectReplyComplete, signedInToken, unique } from './paths/paths-support';
@@ -14,7 +14,7 @@ const documentsButton = (page: Page, label: string) => page.getByRole('button', 
 test.describe('attached documents', () => {
   test('the header counts them; the modal downloads and deletes; a reply cites one and its card downloads', async ({ page, request }) => {
     test.slow();
-    await signInAndLand(page, accounts.user, /\/chat$/);
+    await signInByApi(page, accounts.user);
     const conversationId = await openSeededConversation(page, unique('Hello, I will attach a note'));
     await expect(documentsButton(page, '0 Documents')).toBeVisible();
 

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DOCUMENT_DELETED, DOCUMENT_UPLOADED, UPLOAD_TYPE_REFUSED } from '../../contract/documents-constants';
 import { uploadFailureText } from '../../machines/upload.machine';
-import { accounts, signInAndLand } from './helpers/accounts';
+import { accounts, signInAndLand, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { assistantMessages, expectReplyComplete, messageBox, unique } from './paths/paths-support';
 import { dropFiles, pasteFiles, type PageFile } from './paths/upload.page-files';
@@ -70,7 +70,7 @@ test.describe('attachments in the input box', () => {
   test('a pasted image is listed with its preview; a refused file says why; a listed file can be deleted', async ({ page }) => {
     test.slow();
     await page.clock.install();
-    await signInAndLand(page, accounts.user, /\/chat$/);
+    await signInByApi(page, accounts.user);
     await openSeededConversation(page, unique('I will paste a picture'));
     await expect(page.getByRole('button', { name: '0 Documents', exact: true })).toBeVisible();
 

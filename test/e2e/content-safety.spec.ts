@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { accounts, signInAndLand } from './helpers/accounts';
+import { accounts, signInAndLand, signInByApi } from './helpers/accounts';
 import { seededConversation } from './helpers/seed';
 
 // The app runs under a strict Content-Security-Policy (server/http/security.ts: own scripts only, no eval,
@@ -67,7 +67,7 @@ test.describe('content safety', () => {
 
   test("no CSP violation where a form checks its fields with the contract's schemas (zod is jitless however it is imported)", async ({ page }) => {
     const violations = await watchCsp(page);
-    await signInAndLand(page, accounts.admin, /\/home$/);
+    await signInByApi(page, accounts.admin);
     await page.goto('/register?role=user');
     await page.getByRole('button', { name: 'Create User' }).click();
     await expect(page.getByText('Email is required')).toBeVisible();
@@ -83,7 +83,7 @@ test.describe('content safety', () => {
       return route.abort();
     });
 
-    await signInAndLand(page, accounts.user, /\/chat$/);
+    await signInByApi(page, accounts.user);
     // Its reply is replaced below: a seeded conversation will do (the first test sees a reply stream).
     const id = await seededConversation(request, `Foreign markers ${Math.random().toString(36).slice(2, 8)}`);
 

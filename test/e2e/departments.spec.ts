@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { accounts, signInAndLand } from './helpers/accounts';
+import { accounts, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { unique } from './paths/paths-support';
 
@@ -16,7 +16,7 @@ async function expectNoAxeViolationsLightAndDark(page: Page) {
 test.describe('departments', () => {
   test('the admin adds a department and its units, renames it, refuses a taken name, and deletes them', async ({ page }) => {
     test.slow();
-    await signInAndLand(page, accounts.admin, /\/home$/);
+    await signInByApi(page, accounts.admin);
     await page.goto('/departments');
     await expect(page.getByRole('heading', { name: 'Department Management', level: 1 })).toBeVisible();
     // The demo organisation's departments, with their units as chips.
@@ -82,7 +82,7 @@ test.describe('departments', () => {
   });
 
   test('a plain user is sent away from /departments', async ({ page }) => {
-    await signInAndLand(page, accounts.user, /\/chat$/);
+    await signInByApi(page, accounts.user);
     await page.goto('/departments');
     await expect(page).toHaveURL(/\/chat$/);
   });

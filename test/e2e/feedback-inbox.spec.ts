@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { accounts, signInAndLand } from './helpers/accounts';
+import { accounts, signInAndLand, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { expectNoHorizontalOverflow, PHONE } from './helpers/phone-layout';
 import { assistantMessages, unique } from './paths/paths-support';
@@ -25,7 +25,7 @@ test.describe('reply ratings and the feedback inbox', () => {
     const comment = unique('It answered a different question');
     const feedbackText = unique('The thumbs are handy');
 
-    await signInAndLand(page, accounts.user, /\/chat$/);
+    await signInByApi(page, accounts.user);
     await openSeededConversation(page, question);
     const reply = assistantMessages(page).last();
     await reply.hover();
@@ -108,7 +108,7 @@ test.describe('reply ratings and the feedback inbox', () => {
 
   test('a plain user is kept out of the inbox', async ({ page }) => {
     test.setTimeout(60_000);
-    await signInAndLand(page, accounts.user, /\/chat$/);
+    await signInByApi(page, accounts.user);
     await page.goto('/feedback-inbox');
     await expect(page).toHaveURL(/\/chat$/);
   });

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { POLICY_MAX_WORDS } from '../../contract/global-policy-constants';
-import { accounts, signInAndLand } from './helpers/accounts';
+import { accounts, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { runExclusively } from './helpers/exclusive';
 
@@ -14,7 +14,7 @@ test.describe('global policy', () => {
   runExclusively('global-policy');
 
   test('leaving with unsaved changes asks first: staying keeps the text, discarding leaves', async ({ page }) => {
-    await signInAndLand(page, accounts.admin, /\/home$/);
+    await signInByApi(page, accounts.admin);
     await page.goto('/global-policy');
     await expect(policyBox(page)).toBeEditable();
     const before = await policyBox(page).inputValue();
@@ -44,7 +44,7 @@ test.describe('global policy', () => {
   });
 
   test('the admin edits, resets and saves the policy; the counter warns near and over the limit', async ({ page }) => {
-    await signInAndLand(page, accounts.admin, /\/home$/);
+    await signInByApi(page, accounts.admin);
     await page.goto('/global-policy');
     await expect(page.getByRole('heading', { name: 'Global Policy', level: 1 })).toBeVisible();
     await expect(policyBox(page)).toBeEditable();
@@ -91,7 +91,7 @@ test.describe('global policy', () => {
   });
 
   test('a failed save says so and keeps the text', async ({ page }) => {
-    await signInAndLand(page, accounts.admin, /\/home$/);
+    await signInByApi(page, accounts.admin);
     await page.goto('/global-policy');
     await expect(policyBox(page)).toBeEditable();
     await page.route('**/api/v1/global-policy/**', (route) => (route.request().method() === 'PUT' ? route.abort() : route.fallback()));
@@ -103,7 +103,7 @@ test.describe('global policy', () => {
   });
 
   test('a plain user is sent away from /global-policy', async ({ page }) => {
-    await signInAndLand(page, accounts.user, /\/chat$/);
+    await signInByApi(page, accounts.user);
     await page.goto('/global-policy');
     await expect(page).toHaveURL(/\/chat$/);
   });

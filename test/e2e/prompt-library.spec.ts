@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { accounts, signInAndLand } from './helpers/accounts';
+import { accounts, signInAndLand, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { messageBox, unique, userMessages } from './paths/paths-support';
 import { openSeededConversation } from './helpers/seed';
@@ -27,7 +27,7 @@ test.describe('prompt library', () => {
   test('save a message, find it by search, edit it, paste it into the input, copy it and delete it', async ({ page, context }) => {
     test.slow();
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await signInAndLand(page, accounts.user, /\/chat$/);
+    await signInByApi(page, accounts.user);
     const question = unique('Draft a polite reminder about the quarterly report');
     const token = question.split(' ').at(-1)!;
     await openSeededConversation(page, question);

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { accounts, isLocalServer, signInAndLand } from './helpers/accounts';
+import { accounts, isLocalServer, signInByApi } from './helpers/accounts';
 import { openSeededConversation } from './helpers/seed';
 import { assistantMessages } from './paths/paths-support';
 
@@ -45,7 +45,7 @@ async function replyStyles(reply: Locator) {
 }
 
 async function askReference(page: Page) {
-  await signInAndLand(page, accounts.user, /\/chat$/);
+  await signInByApi(page, accounts.user);
   await openSeededConversation(page, QUESTION);
   const reply = assistantMessages(page).last();
   // The code block's colours arrive with their own chunk, after the text.

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { SHARE_LINK_ERROR, SHARE_LINK_FAILED, SHARING_STOPPED } from '../../machines/share.machine';
 import { LINK_UNAVAILABLE, LOAD_SHARED_FAILED } from '../../machines/shared-conversation.machine';
-import { accounts, password, signInAndLand } from './helpers/accounts';
+import { accounts, password, signInAndLand, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { expectNoHorizontalOverflow, PHONE } from './helpers/phone-layout';
 import { apiToken, errorEnvelope, signedInToken, unique } from './paths/paths-support';
@@ -149,7 +149,7 @@ test.describe('shared links', () => {
   });
 
   test("the Share modal tells 'Error creating share link' (no answer) from 'Failed to get share link' (the server refused)", async ({ page }) => {
-    await signInAndLand(page, accounts.user, /\/chat$/);
+    await signInByApi(page, accounts.user);
     await openSeededConversation(page, unique('Quarterly targets'));
     const dialog = page.getByRole('dialog', { name: 'Share Conversation' });
     const shareRequest = (url: URL) => url.pathname.includes('/api/v1/shares/conversations/');

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { accounts, isLocalServer, signInAndLand } from './helpers/accounts';
+import { accounts, isLocalServer, signInAndLand, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { assistantMessages, unique } from './paths/paths-support';
 import { openSeededConversation } from './helpers/seed';
@@ -18,7 +18,7 @@ test.describe('sharing a conversation', () => {
   test('the link opens read-only for a colleague and is refused to someone outside the organisation', async ({ page, browser, context }) => {
     test.slow();
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await signInAndLand(page, accounts.user, /\/chat$/);
+    await signInByApi(page, accounts.user);
     const question = unique('Summarise the onboarding checklist');
     await openSeededConversation(page, question);
     const reply = (await assistantMessages(page).last().innerText()).trim();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test } from '@playwright/test';
-import { accounts, password, signInAndLand } from './helpers/accounts';
+import { accounts, password, signInAndLand, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 
 const themeColor = (page: import('@playwright/test').Page) =>
@@ -32,7 +32,7 @@ test.describe('theme colour', () => {
 
 test.describe('accessibility', () => {
   test('axe finds nothing on /profile (light and dark)', async ({ page }) => {
-    await signInAndLand(page, accounts.user, /\/chat$/);
+    await signInByApi(page, accounts.user);
     await page.goto('/profile');
     await expect(page.getByRole('heading', { name: 'My Profile' })).toBeVisible();
     await expectNoAxeViolations(page);

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { accounts, signInAndLand } from './helpers/accounts';
+import { accounts, signInAndLand, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 
 const tipsDialog = (page: Page) => page.getByRole('dialog', { name: 'Tips' });
@@ -53,7 +53,7 @@ test.describe('tips', () => {
   });
 
   test('/tips-example shows the tips modal', async ({ page }) => {
-    await signInAndLand(page, accounts.user, /\/chat$/);
+    await signInByApi(page, accounts.user);
     await page.goto('/tips-example');
     await expect(tipList(tipsDialog(page))).toHaveCount(10);
     await page.keyboard.press('Escape');

@@ -10,7 +10,7 @@ import {
 } from '../../contract/users-constants';
 import { USER_PAGE_SIZE } from '../../contract/users-constants';
 import { USER_SEARCH_DEBOUNCE_MS } from '../../machines/users-admin.machine';
-import { accounts, signInAndLand } from './helpers/accounts';
+import { accounts, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { UsersApi } from './helpers/users-api';
 import { errorEnvelope, unique } from './paths/paths-support';
@@ -59,7 +59,7 @@ async function closeToast(page: Page, text: string) {
 test.describe('users', () => {
   test('the admin finds, filters, switches, edits people and resends their verification e-mail', async ({ page }) => {
     test.slow();
-    await signInAndLand(page, accounts.admin, /\/home$/);
+    await signInByApi(page, accounts.admin);
     const api = await UsersApi.of(page);
     const word = unique('Usr').replace(' ', '');
     try {
@@ -223,7 +223,7 @@ test.describe('users', () => {
 
   test('more than a page of people: page buttons', async ({ page }) => {
     test.slow();
-    await signInAndLand(page, accounts.admin, /\/home$/);
+    await signInByApi(page, accounts.admin);
     const api = await UsersApi.of(page);
     const word = unique('Pgs').replace(' ', '');
     try {
@@ -245,7 +245,7 @@ test.describe('users', () => {
   });
 
   test('a plain user is sent away from /users', async ({ page }) => {
-    await signInAndLand(page, accounts.user, /\/chat$/);
+    await signInByApi(page, accounts.user);
     await page.goto('/users');
     await expect(page).toHaveURL(/\/chat$/);
   });

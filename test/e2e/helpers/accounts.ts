@@ -32,17 +32,24 @@ interface LoginAnswer {
   data: { access_token: string; refresh_token: string; user: unknown };
 }
 
+/** The access token signInByApi got for a page, for API set-up before the page has loaded the app. */
+const tokensBeforeLoad = new WeakMap<Page, string>();
+export const tokenBeforeLoad = (page: Page) => tokensBeforeLoad.get(page);
+
 /**
  * Signs in through the public login API (so it works against staging too) and hands the session to the app the
  * way a reload finds it: the tokens and person in localStorage before the app's first script runs on the next
  * page load of this page. Only that first load: the session is the app's from then on (a later sign-out or
  * refresh is not undone by it). Saves every test the login screen's load and the form; sign-in.spec.ts keeps
- * the form.
+ * the form. A test about another screen than the landing one goes straight there (page.goto) after this: where
+ * a sign-in lands is sign-in.spec's, routes-and-session's and session paths' to check, and one page load fewer
+ * per test adds up over the suite.
  */
 export async function signInByApi(page: Page, email: string, pass = password) {
   const response = await page.request.post('/api/v1/auth/login', { data: { email, password: pass } });
   expect(response.ok(), `sign-in of ${email}: ${response.status()}`).toBe(true);
   const { access_token, refresh_token, user } = ((await response.json()) as LoginAnswer).data;
+  tokensBeforeLoad.set(page, access_token);
   const origin = new URL(response.url()).origin;
   const once = `e2e-session-${Math.random().toString(36).slice(2)}`;
   await page.addInitScript(

@@ -3,7 +3,7 @@ import { expect, test, type Download, type Page } from '@playwright/test';
 import { DOCUMENT_DELETE_FAILED, DOCUMENT_DELETED, DOCUMENTS_FETCH_FAILED } from '../../../contract/documents-constants';
 import { DOCUMENT_DOWNLOAD_FAILED, documentsLabel } from '../../../machines/conversation-documents.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
-import { accounts, signInAndLand } from '../helpers/accounts';
+import { accounts, signInByApi } from '../helpers/accounts';
 import { textDocument, uploadDocument, waitUntilProcessed } from '../helpers/documents-api';
 import { conversationDocumentsMachine, conversationDocumentsPaths as paths } from './conversation-documents.paths-model';
 import { errorEnvelope, signedInToken, unique, type Step } from './paths-support';
@@ -117,7 +117,7 @@ test.describe('conversation-documents paths (generated from machines/conversatio
   for (const path of paths) {
     test(path.description, async ({ page, request }) => {
       test.slow();
-      await signInAndLand(page, accounts.user, /\/chat$/);
+      await signInByApi(page, accounts.user);
       const token = await signedInToken(page);
       const conversationId = await seededConversation(request, unique('A conversation with a note'));
       const code = Math.random().toString(36).slice(2, 8);

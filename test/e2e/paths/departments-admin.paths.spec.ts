@@ -21,7 +21,7 @@ import {
 } from '../../../contract/departments-constants';
 import { DEPARTMENT_PAGE_SIZE } from '../../../machines/departments-admin.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
-import { accounts, signInAndLand } from '../helpers/accounts';
+import { accounts, signInByApi } from '../helpers/accounts';
 import { errorEnvelope, unique, type Step, signedInToken } from './paths-support';
 import { departmentsAdminMachine, departmentsAdminPaths as paths, stepName as modelStepName, type NameKind } from './departments-admin.paths-model';
 
@@ -362,7 +362,7 @@ test.describe('departments-admin paths (generated from machines/departments-admi
 
   for (const path of paths) {
     test(path.events.map(stepName).join(' → '), async ({ page }) => {
-      await signInAndLand(page, accounts.admin, /\/home$/);
+      await signInByApi(page, accounts.admin);
       const api = await DepartmentApi.of(page);
       const word = unique('Dept').replace(' ', '-');
       try {

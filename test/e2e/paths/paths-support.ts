@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { AnyStateMachine } from 'xstate';
 import { coverageOf, generatePaths, type ModelPath, type ModelSpec } from '../../model/support/model-paths';
-import { accounts, password } from '../helpers/accounts';
+import { accounts, password, tokenBeforeLoad } from '../helpers/accounts';
 
 /** A machine event as generated; payloads only matter to the model, the browser step reads the type (and ids). */
 export type Step = { type: string } & Record<string, unknown>;
@@ -137,8 +137,13 @@ export async function createConversationByApi(request: APIRequestContext, token:
   return /"conversation_id":"([^"]+)"/.exec(await response.text())![1]!;
 }
 
-/** The access token of the person signed in on `page`, for setting a path up through the API as them. */
+/**
+ * The access token of the person signed in on `page`, for setting a path up through the API as them: the app's
+ * own once it has loaded (it may have refreshed it), before that the one signInByApi got.
+ */
 export async function signedInToken(page: Page): Promise<string> {
+  const before = page.url() === 'about:blank' ? tokenBeforeLoad(page) : undefined;
+  if (before) return before;
   const token = await page.evaluate(() => localStorage.getItem('token'));
   expect(token).toBeTruthy();
   return token!;

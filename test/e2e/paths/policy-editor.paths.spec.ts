@@ -4,7 +4,7 @@ import { countWords } from '../../../shared/word-count';
 import { wordCountLevel } from '../../../machines/policy-editor.machine';
 import { policyPayload } from '../../../machines/policy-editor.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
-import { accounts, signInAndLand } from '../helpers/accounts';
+import { accounts, signInByApi } from '../helpers/accounts';
 import { runExclusively } from '../helpers/exclusive';
 import { errorEnvelope, unique, type Step, signedInToken } from './paths-support';
 import { OVER, policyEditorMachine, policyEditorPaths as paths, type TextKind } from './policy-editor.paths-model';
@@ -230,7 +230,7 @@ test.describe('policy editor paths (generated from machines/policy-editor.machin
 
   for (const path of paths) {
     test(path.events.map(stepName).join(' → '), async ({ page }) => {
-      await signInAndLand(page, accounts.admin, /\/home$/);
+      await signInByApi(page, accounts.admin);
       const api = await PolicyApi.of(page);
       const found = await api.read();
       const run: Run = {

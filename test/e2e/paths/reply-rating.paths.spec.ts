@@ -2,7 +2,7 @@ import { expect, test, type Page, type Request } from '@playwright/test';
 import { RATING_COMMENT_SAVED, type ReplyRating } from '../../../contract/feedback-constants';
 import { nextRating } from '../../../machines/reply-rating.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
-import { accounts, signInAndLand } from '../helpers/accounts';
+import { accounts, signInByApi } from '../helpers/accounts';
 import { assistantMessages, errorEnvelope, unique, type Step } from './paths-support';
 import { COMMENT, replyRatingMachine, replyRatingPaths as paths } from './reply-rating.paths-model';
 import { seededConversation } from '../helpers/seed';
@@ -120,7 +120,7 @@ test.describe('reply rating paths (generated from machines/reply-rating.machine.
   for (const path of paths) {
     test(path.events.map(stepName).join(' → '), async ({ page }) => {
       test.setTimeout(120_000);
-      await signInAndLand(page, accounts.user, /\/chat$/);
+      await signInByApi(page, accounts.user);
       const id = await seededConversation(page.request, unique('Rate me'));
       await page.goto(`/chat?id=${id}`);
       await expect(reply(page)).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });

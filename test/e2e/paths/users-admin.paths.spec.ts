@@ -16,7 +16,7 @@ import {
 import { USER_PAGE_SIZE } from '../../../contract/users-constants';
 import { USER_SEARCH_DEBOUNCE_MS } from '../../../machines/users-admin.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
-import { accounts, signInAndLand } from '../helpers/accounts';
+import { accounts, signInByApi } from '../helpers/accounts';
 import { UsersApi } from '../helpers/users-api';
 import { errorEnvelope, unique, type Step } from './paths-support';
 import { usersAdminMachine, usersAdminPaths as paths, type NameKind } from './users-admin.paths-model';
@@ -395,7 +395,7 @@ test.describe('users-admin paths (generated from machines/users-admin.machine.ts
   for (const path of paths) {
     test(path.events.map(stepName).join(' → '), async ({ page }) => {
       test.slow();
-      await signInAndLand(page, accounts.admin, /\/home$/);
+      await signInByApi(page, accounts.admin);
       const api = await UsersApi.of(page);
       const word = unique('Upath').replace(' ', '');
       try {
