@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { TITLE_POLL_INTERVAL_MS } from '../../machines/title-poll.machine';
 import { accounts, signInAndLand } from './helpers/accounts';
 
 /** Every route names its browser tab ('Users · Tanya'); the chat is named after its conversation. */
@@ -17,7 +18,8 @@ test.describe('page titles', () => {
   });
 
   test("an admin's routes name the tab, and the chat shows the conversation's title", async ({ page }) => {
-    // The title poll asks every 20 s (spec), so the conversation's name reaches the tab after one interval.
+    // The title poll asks every 20 s (spec), so the conversation's name reaches the tab after one interval: moved on
+    // with Playwright's clock (installed before the chat loads) instead of waited for.
     test.setTimeout(120_000);
     await signInAndLand(page, accounts.admin, /\/home$/);
     await expect(page).toHaveTitle('Home · Tanya');
@@ -35,11 +37,15 @@ test.describe('page titles', () => {
     await page.goto('/shared-links');
     await expect(page).toHaveTitle('Shared Links · Tanya');
 
+    await page.clock.install();
     await page.goto('/chat');
     await expect(page).toHaveTitle('New chat · Tanya');
     const question = `Title of the tab ${Date.now()}`;
     await page.getByRole('textbox', { name: 'Message' }).fill(question);
     await page.keyboard.press('Enter');
+    // The poll starts once the exchange is over; then one interval later it asks.
+    await expect(page.getByRole('article', { name: 'Assistant message' }).last()).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
+    await page.clock.fastForward(TITLE_POLL_INTERVAL_MS);
     // The offline responder names the conversation after the question.
     await expect(page).toHaveTitle(`${question} · Tanya`, { timeout: 60_000 });
   });
