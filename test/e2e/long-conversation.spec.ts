@@ -1,6 +1,7 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { numberedLabel, seedConversation } from '../bench/seed-conversation';
 import { accounts, isLocalServer, localDataDir, signInAndLand } from './helpers/accounts';
+import { whileLocked } from './helpers/seed';
 
 // A conversation longer than one page (50 messages), written straight into the local server's database: only a
 // local run can seed it, so the test exists only there.
@@ -58,7 +59,7 @@ if (isLocalServer) {
   test('a long conversation opens at its last message and loads earlier ones as the reader scrolls up, in place', async ({ page }) => {
     // Seeding, signing in and scrolling 120 messages through: more than the default on a busy machine.
     test.setTimeout(180_000);
-    const { id } = await seedConversation(localDataDir, accounts.user, COUNT, { numbered: true });
+    const { id } = await whileLocked(() => seedConversation(localDataDir, accounts.user, COUNT, { numbered: true }));
     await signInAndLand(page, accounts.user, /\/chat$/);
 
     // Earlier pages wait until the test has noted where the reader is (then they are answered at once).

@@ -20,11 +20,18 @@ import { accounts, isLocalServer, localDataDir } from './accounts';
  */
 export async function seededConversation(request: APIRequestContext, question: string, email = accounts.user): Promise<string> {
   if (!isLocalServer) return createConversationByApi(request, await apiTokenOf(request, email), question);
-  // The server may hold the write lock past busy_timeout on a loaded machine ('database is locked' once in a full
-  // run at load 20): the whole write is tried again, a few times.
+  return whileLocked(() => seedOnce(question, email));
+}
+
+/**
+ * A write into the local server's database (one transaction), tried again when it finds the database locked: the
+ * server may hold the write lock past busy_timeout on a loaded machine ('database is locked' about once a full run
+ * at load 20). Nothing of a failed try is kept, so trying again writes it once.
+ */
+export async function whileLocked<T>(write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await seedOnce(question, email);
+      return await write();
     } catch (err) {
       if ((err as { code?: string }).code !== 'SQLITE_BUSY' || attempt === 3) throw err;
     }

@@ -20,7 +20,7 @@ import {
   userMessages,
   type Step,
 } from './paths-support';
-import { seededConversation } from '../helpers/seed';
+import { seededConversation, whileLocked } from '../helpers/seed';
 
 /**
  * chat-send's generated paths (machines/chat-send.machine.ts), driven through the real chat UI; the model is in
@@ -235,7 +235,7 @@ async function setUp(page: Page, w: World, input: { conversationId: string | nul
     w.questions.set(id, asked);
   }
   if (events.some((e) => e.type === 'conversation.open' && e.conversationId === LONG)) {
-    w.ids.set(LONG, (await seedConversation(localDataDir, accounts.user, LONG_COUNT, { numbered: true })).id);
+    w.ids.set(LONG, (await whileLocked(() => seedConversation(localDataDir, accounts.user, LONG_COUNT, { numbered: true }))).id);
   }
   await page.goto('/chat');
   await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
