@@ -19,14 +19,20 @@ export default defineConfig({
   // heaviest (the UI-kit playground) took over 7 s at times. Speed is measured by `npm run bench`, not here.
   expect: { timeout: 15_000 },
   fullyParallel: true,
-  workers: process.env.CI ? 2 : undefined,
+  // The suite mostly waits (streamed replies, servers, timers): a full run's processes (runner, workers, browsers,
+  // server) used about 0.8 CPU-seconds per second with 3 workers even on the shared machine at load 30, and 2
+  // workers left the 2 cores partly idle. A full run with 3 at that load had no failure of its own.
+  workers: process.env.CI ? 3 : undefined,
   // CI runs on 2 busy cores, where a few timing-bound browser steps have missed once in a full run (see the
   // issue notes): one retry there, reported as flaky. Locally none, so a flake shows.
   retries: process.env.CI ? 1 : 0,
   forbidOnly: true,
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // Recording a trace (DOM snapshots at every action, a screencast) costs every test CPU: 37 tests on one worker
+    // took 36.5 s of test-runner CPU and 201 s with it, 21.6 s and 175 s without (loaded machine). CI retries a
+    // failed test once and records that retry's trace; locally (no retries) every test records, a failure keeps it.
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     // A first visit installs the service worker, whose activation may reload the page mid-test; only the PWA
     // tests allow it.
     serviceWorkers: 'block',
