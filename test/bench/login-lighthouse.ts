@@ -32,13 +32,29 @@ interface NetworkItem {
   transferSize?: number;
 }
 
+/**
+ * One run, tried once more when Lighthouse could not record the page load (its runtime errors, e.g. NO_NAVSTART on
+ * a loaded machine, say to run again): one such run ended the whole section in a full bench.
+ */
 async function runOnce(url: string, chromePath: string): Promise<LighthouseRun> {
+  try {
+    return await runAttempt(url, chromePath);
+  } catch (err) {
+    if (!(err instanceof LighthouseRuntimeError)) throw err;
+    console.log(`  (${err.message}: run again)`);
+    return runAttempt(url, chromePath);
+  }
+}
+
+class LighthouseRuntimeError extends Error {}
+
+async function runAttempt(url: string, chromePath: string): Promise<LighthouseRun> {
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu'] });
   try {
     const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
     if (!result) throw new Error('Lighthouse returned no result');
     const { lhr } = result;
-    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
     const requests = ((lhr.audits['network-requests']?.details as { items?: NetworkItem[] } | undefined)?.items ?? []).filter(
       (r) => r.resourceType === 'Script',
