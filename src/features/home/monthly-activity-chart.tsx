@@ -34,7 +34,9 @@ export default function MonthlyActivityChart({ months }: { months: Dashboard['us
   const data = [{ id: 'User Count', data: months.map((m) => ({ x: m.month, y: m.count })) }];
   const latest = months.at(-1);
   return (
-    <div className="h-72 w-full">
+    // The chart measures its box on resize, a frame or two late: until then a narrowed window must not scroll
+    // sideways (seen in CI at 390 px: the svg still 939 px wide). Clipped on x only, so tooltips above stay whole.
+    <div className="h-72 w-full min-w-0 overflow-x-clip">
       <ResponsiveLine
         data={data}
         role="img"
