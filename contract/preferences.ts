@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import { paths } from './api-paths';
 import { requestBody } from './fields';
 import { themeChoices } from './theme';
-
-/** PATCH: the signed-in person's own preferences (under the API prefix). */
-export const PREFERENCES_PATH = paths.preferences;
 
 export const PREFERENCES_SAVED = 'Preferences saved';
 export const THEME_INVALID = 'theme must be one of system, light, dark';

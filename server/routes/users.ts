@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { paths } from '../../contract/api-paths';
 import { successEnvelope } from '../../contract/envelope';
 import { idParams } from '../../contract/fields';
-import { PREFERENCES_PATH, PREFERENCES_SAVED, updatePreferencesRequest } from '../../contract/preferences';
+import { PREFERENCES_SAVED, updatePreferencesRequest } from '../../contract/preferences';
 import { updateProfileRequest, updateProfileResponse } from '../../contract/profile';
 import { user } from '../../contract/user';
 import { updateUserRequest, userList, userListQuery, userStatusQuery } from '../../contract/users';
@@ -53,7 +53,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: 
   );
 
   api.patch(
-    PREFERENCES_PATH,
+    paths.preferences,
     {
       onRequest: guards.requireAuth,
       schema: {
