@@ -66,7 +66,6 @@ export const REPORT_TYPE_LABELS: Record<ReportType, string> = { department: 'Rep
 /** Administration spec section 8. */
 export const DASHBOARD_GENERATE_FAILED = 'Failed to generate dashboard data';
 export const DASHBOARD_FETCH_FAILED = 'Failed to fetch dashboard data';
-export const DEPARTMENTS_FETCH_FAILED = 'Failed to fetch departments';
 export const REPORT_FETCH_FAILED = (type: ReportType) => `Failed to fetch ${type} report`;
 export const REPORT_EXPORT_FAILED = (type: ReportType) => `Failed to export ${type} report`;
 export const REPORT_EXPORTED: Record<ReportType, string> = {

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import type { Department } from '../../contract/departments';
+import { DEPARTMENTS_FETCH_FAILED } from '../../contract/departments-constants';
 import { MAX_PAGE_SIZE, pagerMachine, type PageRequest, type PageResult, type PagerInput } from '../../machines/pager.machine';
 import { listAllDepartments } from '../api/departments';
 
@@ -10,7 +11,7 @@ export const departmentChoicesInput: PagerInput = {
   pageSize: MAX_PAGE_SIZE,
   mode: 'append',
   // The screen says the failure in its own words (`onFailure`); this is the pager's own.
-  messages: { load: 'Failed to fetch departments' },
+  messages: { load: DEPARTMENTS_FETCH_FAILED },
 };
 
 /** The pager's one call: every department at once, as page 1 of 1 (exported so tests can provide it with fakes). */

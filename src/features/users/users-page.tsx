@@ -1,5 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { UserPlus } from 'lucide-react';
+import { DEPARTMENTS_FETCH_FAILED } from '../../../contract/departments-constants';
 import type { User } from '../../../contract/user';
 import { pagerView, samePagerView } from '../../../machines/pager.machine';
 import { usersAdminMachine, type StatusFilter } from '../../../machines/users-admin.machine';
@@ -22,7 +23,6 @@ import { defineUsersActors } from './users-actors';
 
 const machine = usersAdminMachine.provide({ actors: defineUsersActors({ api: { fetchUserPage, updateUser, setUserStatus, resendActivation } }) });
 
-const FAILED_TO_FETCH_DEPARTMENTS = 'Failed to fetch departments';
 
 /** /users ('User Management'): a thin view of the users-admin machine. */
 export default function UsersPage() {
@@ -35,7 +35,7 @@ export default function UsersPage() {
 function Users({ meId, role, clientId }: { meId: string; role: User['role']; clientId: string | null }) {
   const admin = useActorRef(machine, { input: { meId } });
   useNoticeToasts(admin);
-  const departments = useOrganisationDepartments(() => toast.error(FAILED_TO_FETCH_DEPARTMENTS));
+  const departments = useOrganisationDepartments(() => toast.error(DEPARTMENTS_FETCH_FAILED));
   const listRef = useSelector(admin, (s) => s.children.list)!;
   const list = useSelector(listRef, (s) => pagerView<User>(s), samePagerView);
   const status = useSelector(listRef, (s) => ((s.context.filters.status as StatusFilter | undefined) ?? 'all'));
