@@ -75,13 +75,13 @@ const roundButton = cx(
   'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-40 dark:bg-gray-100 dark:text-gray-900 dark:hover:bg-white',
 );
 
-/** The file picker, limited to the accepted types (spec section 5); files chosen while a batch attaches queue after it. */
 /** Said under the box when Send is pressed with nothing typed (spec section 4). */
 const draftErrors = ({ text }: { text: string }) => (text.trim() ? {} : { text: MESSAGE_EMPTY });
 
 /** The screen did not take the message (its guards): what was typed stays, and nothing is said. */
 const NOT_TAKEN = 'not taken';
 
+/** The file picker, limited to the accepted types (spec section 5); files chosen while a batch attaches queue after it. */
 function AttachButton({ isDisabled, onFiles }: { isDisabled: boolean; onFiles(files: File[]): void }) {
   const input = useRef<HTMLInputElement>(null);
   return (
