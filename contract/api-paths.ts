@@ -54,6 +54,15 @@ export const paths = {
   documentUpload: '/documents/upload/:conversationId',
   document: '/documents/:id',
   documentFile: '/documents/:id/file',
+  /** A client's OAuth sign-in settings (superuser). */
+  clientOAuthConfigs: '/clients/:id/oauth-configs',
+  clientOAuthConfig: '/clients/:id/oauth-configs/:configId',
+  /** The superuser's system prompts. */
+  systemPrompts: '/system-prompts/',
+  systemPromptPreview: '/system-prompts/preview',
+  systemPrompt: '/system-prompts/:id',
+  systemPromptActivate: '/system-prompts/:id/activate',
+  systemPromptDeactivate: '/system-prompts/:id/deactivate',
   /** A stored image by its unguessable key (an <img> cannot send a bearer token): generated and pasted images. */
   fileByKey: '/files/:key',
 } as const;
