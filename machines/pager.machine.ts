@@ -1,4 +1,5 @@
 import { and, assertEvent, assign, setup } from 'xstate';
+import { answerStatusOf } from './answer-status';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
 import { report, type ReportsTo } from './report';
@@ -21,6 +22,10 @@ import { report, type ReportsTo } from './report';
  * `loading` (tag `loading`), `loadingMore` (tag `loadingMore`), `refetching` (tag `refetching`). A failed fetch
  * keeps what was shown, sets `error` and reports a `notice.show` with the input's sentence. Starting a new fetch
  * (search, filter, load) cancels the one in flight.
+ *
+ * A refusal whose HTTP status the input lists in `quietStatuses` (the attached documents: 404, a conversation that is
+ * not this person's) is no failure of the list: it empties the list, keeps the status in `refused` and reports
+ * nothing, because the screen says it once in its own words.
  */
 
 export interface PagerItem {
@@ -75,6 +80,8 @@ export interface PagerInput extends ReportsTo {
   messages: { load: string; loadMore?: string };
   /** Load page 1 at start (default true; a required search starts inactive whatever this says). */
   autoLoad?: boolean;
+  /** HTTP statuses that empty the list without a toast (`refused`); the screen says them its own way. */
+  quietStatuses?: number[];
 }
 
 /** An optimistic change in flight: the fields it replaced, restored by `item.revert`. */
@@ -103,6 +110,9 @@ export interface PagerContext extends ReportsTo {
   messages: { load: string; loadMore: string };
   autoLoad: boolean;
   error: string | null;
+  quietStatuses: number[];
+  /** The status of the quiet refusal that emptied the list (see `quietStatuses`); null once a page came. */
+  refused: number | null;
   pending: Record<string, PendingPatch>;
 }
 
@@ -163,6 +173,8 @@ function fromInput(input: PagerInput): PagerContext {
     messages: { load: input.messages.load, loadMore: input.messages.loadMore ?? LOAD_MORE_FAILED },
     autoLoad: input.autoLoad ?? true,
     error: null,
+    quietStatuses: input.quietStatuses ?? [],
+    refused: null,
     pending: {},
     parent: input.parent,
   };
@@ -225,6 +237,7 @@ export const pagerMachine = setup({
     /** Replace mode: the page shown is gone (its last items were deleted), while earlier pages remain. */
     pageGone: ({ context }, params: { result: PageResult }) =>
       context.mode === 'replace' && params.result.items.length === 0 && params.result.totalPages >= 1 && params.result.page > params.result.totalPages,
+    isQuietRefusal: ({ context, event }) => context.quietStatuses.includes(answerStatusOf((event as { error?: unknown }).error)),
     isKnownItem: ({ context, event }) => {
       assertEvent(event, ['item.patch', 'item.commit', 'item.revert']);
       return context.items.some((i) => i.id === event.id);
@@ -237,9 +250,18 @@ export const pagerMachine = setup({
     }),
     takeQuery: assign(({ context }) => ({ query: trimmed(context.searchText), targetPage: 1 })),
     clearQuery: assign({ query: '', targetPage: 1 }),
-    clearItems: assign({ items: [], page: 0, total: 0, totalPages: 0, error: null, pending: {} }),
+    clearItems: assign({ items: [], page: 0, total: 0, totalPages: 0, error: null, refused: null, pending: {} }),
+    refuse: assign(({ event }) => ({
+      items: [],
+      page: 0,
+      total: 0,
+      totalPages: 0,
+      error: null,
+      refused: answerStatusOf((event as { error?: unknown }).error),
+      pending: {},
+    })),
     clearForHint: assign(({ context }) =>
-      context.search?.required ? { query: '', items: [], page: 0, total: 0, totalPages: 0, error: null, pending: {} } : {},
+      context.search?.required ? { query: '', items: [], page: 0, total: 0, totalPages: 0, error: null, refused: null, pending: {} } : {},
     ),
     targetFirstPage: assign({ targetPage: 1 }),
     targetLastPage: assign((_, params: { result: PageResult }) => ({ targetPage: params.result.totalPages })),
@@ -265,6 +287,7 @@ export const pagerMachine = setup({
       total: params.result.total,
       totalPages: params.result.totalPages,
       error: null,
+      refused: null,
       pending: {},
     })),
     appendPage: assign(({ context }, params: { result: PageResult }) => ({
@@ -273,6 +296,7 @@ export const pagerMachine = setup({
       total: params.result.total,
       totalPages: params.result.totalPages,
       error: null,
+      refused: null,
     })),
     /** One call brought every page shown so far: the page count is what those items fill. */
     showRefetched: assign(({ context }, params: { result: PageResult }) => ({
@@ -282,6 +306,7 @@ export const pagerMachine = setup({
       total: params.result.total,
       totalPages: Math.ceil(params.result.total / pageSizeOf(context)),
       error: null,
+      refused: null,
       pending: {},
     })),
     fail: assign(({ context }, params: { which: FailedFetch }) => ({ error: context.messages[params.which] })),
@@ -391,13 +416,16 @@ export const pagerMachine = setup({
         src: 'fetchPage',
         input: ({ context }) => request(context, context.targetPage),
         onDone: { target: 'idle', actions: { type: 'showPage', params: ({ event }) => ({ result: event.output }) } },
-        onError: {
-          target: 'idle',
-          actions: [
-            { type: 'fail', params: { which: 'load' } },
-            { type: 'reportFailure', params: { which: 'load' } },
-          ],
-        },
+        onError: [
+          { guard: 'isQuietRefusal', target: 'idle', actions: 'refuse' },
+          {
+            target: 'idle',
+            actions: [
+              { type: 'fail', params: { which: 'load' } },
+              { type: 'reportFailure', params: { which: 'load' } },
+            ],
+          },
+        ],
       },
     },
     loadingMore: {
@@ -415,13 +443,16 @@ export const pagerMachine = setup({
           },
           { target: 'idle', actions: { type: 'showPage', params: ({ event }) => ({ result: event.output }) } },
         ],
-        onError: {
-          target: 'idle',
-          actions: [
-            { type: 'fail', params: { which: 'loadMore' } },
-            { type: 'reportFailure', params: { which: 'loadMore' } },
-          ],
-        },
+        onError: [
+          { guard: 'isQuietRefusal', target: 'idle', actions: 'refuse' },
+          {
+            target: 'idle',
+            actions: [
+              { type: 'fail', params: { which: 'loadMore' } },
+              { type: 'reportFailure', params: { which: 'loadMore' } },
+            ],
+          },
+        ],
       },
     },
     refetching: {
@@ -444,13 +475,16 @@ export const pagerMachine = setup({
           },
           { target: 'idle', actions: { type: 'showRefetched', params: ({ event }) => ({ result: event.output }) } },
         ],
-        onError: {
-          target: 'idle',
-          actions: [
-            { type: 'fail', params: { which: 'load' } },
-            { type: 'reportFailure', params: { which: 'load' } },
-          ],
-        },
+        onError: [
+          { guard: 'isQuietRefusal', target: 'idle', actions: 'refuse' },
+          {
+            target: 'idle',
+            actions: [
+              { type: 'fail', params: { which: 'load' } },
+              { type: 'reportFailure', params: { which: 'load' } },
+            ],
+          },
+        ],
       },
     },
   },
@@ -474,6 +508,8 @@ export interface PagerView<T extends PagerItem = PagerItem> {
   searching: boolean;
   inactive: boolean;
   error: string | null;
+  /** The status of a quiet refusal (`quietStatuses`) that emptied the list, else null. */
+  refused: number | null;
 }
 
 export function pagerView<T extends PagerItem>(snapshot: {
@@ -495,6 +531,7 @@ export function pagerView<T extends PagerItem>(snapshot: {
     searching: snapshot.hasTag('debouncing') || (snapshot.hasTag('loading') && context.query !== ''),
     inactive: snapshot.matches('inactive'),
     error: context.error,
+    refused: context.refused,
   };
 }
 

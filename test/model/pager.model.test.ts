@@ -20,8 +20,18 @@ const messages = { load: 'Failed to fetch things', loadMore: 'Failed to load mor
 
 /** The search-results pager of the conversation list: append, required search of 3+ characters. */
 const searchInput: PagerInput = { pageSize: 10, mode: 'append', search: { minLength: 3, debounceMs: 1500, required: true }, messages };
-/** An admin table: one page at a time, optional search of 2+ characters, filters and sort. */
-const tableInput: PagerInput = { pageSize: 10, mode: 'replace', search: { minLength: 2, debounceMs: 2000 }, filters: { status: 'all' }, messages };
+/**
+ * An admin table: one page at a time, optional search of 2+ characters, filters and sort; a 404 is a quiet refusal
+ * (as the attached documents' list says a conversation not found), which the other inputs report as a failure.
+ */
+const tableInput: PagerInput = {
+  pageSize: 10,
+  mode: 'replace',
+  search: { minLength: 2, debounceMs: 2000 },
+  filters: { status: 'all' },
+  messages,
+  quietStatuses: [404],
+};
 /** A list that waits to be told to load. */
 const lazyInput: PagerInput = { pageSize: 10, mode: 'append', messages, autoLoad: false };
 
@@ -40,6 +50,9 @@ const testMachine = () =>
     },
   });
 
+/** The server refused with 404 (the thing the list belongs to is not this person's): the status rides on the error. */
+const refusal = Object.assign(new Error('HTTP 404'), { status: 404 });
+
 /** A page read again after its last items were deleted: empty, beyond the last page there is now. */
 const gone: PageResult = { items: [], page: 2, total: 10, totalPages: 1 };
 
@@ -48,6 +61,7 @@ const fetchOutcomes = (s?: Snap): Ev[] => [
   { type: 'xstate.done.actor.fetchPage', output: last } as never,
   ...(s?.matches('refetching') ? [{ type: 'xstate.done.actor.fetchPage', output: gone } as never] : []),
   { type: 'xstate.error.actor.fetchPage', error: new Error('Network Error') } as never,
+  { type: 'xstate.error.actor.fetchPage', error: refusal } as never,
 ];
 
 function eventsFor(s: Snap): Ev[] {
@@ -112,12 +126,20 @@ const check = (fn: (s: Snap, e: Ev | null, p: Snap | null) => void) => (s: Snap,
   expect(view.loading).toBe(s.matches('loading'));
   expect(view.hint).toBe(s.matches('hint'));
   expect(s.context.total).toBeGreaterThanOrEqual(0);
-  // Failures are reported once, with the input's sentence for what failed.
-  if ((event?.type as string | undefined) === 'xstate.error.actor.fetchPage' && p) {
+  expect(view.refused).toBe(s.context.refused);
+  const failure = (event as { error?: unknown } | null)?.error;
+  if ((event?.type as string | undefined) === 'xstate.error.actor.fetchPage' && p && failure === refusal && s.context.quietStatuses.includes(404)) {
+    // A quiet refusal: no toast, no sentence, an empty list that says why.
+    expect(fresh).toEqual([]);
+    expect(s.context).toMatchObject({ items: [], total: 0, page: 0, totalPages: 0, error: null, refused: 404, pending: {} });
+    expect(s.matches('idle')).toBe(true);
+  } else if ((event?.type as string | undefined) === 'xstate.error.actor.fetchPage' && p) {
+    // Failures are reported once, with the input's sentence for what failed.
     const which = p.matches('loadingMore') ? messages.loadMore : messages.load;
     expect(fresh).toEqual([{ type: 'notice.show', tone: 'error', text: which }]);
     expect(s.context.error).toBe(which);
     expect(s.context.items).toBe(p.context.items);
+    expect(s.context.refused).toBe(p.context.refused);
   } else {
     expect(fresh).toEqual([]);
   }
@@ -129,6 +151,7 @@ const check = (fn: (s: Snap, e: Ev | null, p: Snap | null) => void) => (s: Snap,
       expect(s.context.targetPage).toBe(gone.totalPages);
     } else {
       expect(s.context.error).toBeNull();
+      expect(s.context.refused).toBeNull();
     }
   }
   if (p && event?.type === 'item.patch' && p.context.items.some((i) => i.id === 'i1')) {
@@ -322,6 +345,31 @@ describe('pager (examples)', () => {
     expect(notices).toEqual([notice('error', 'Failed to load more results')]);
     // What was shown stays.
     expect(actor.getSnapshot().context.items).toHaveLength(10);
+  });
+
+  it('empties the list without a toast on a quiet refusal, and forgets it once a page comes', async () => {
+    let refuse = false;
+    const guarded = pagerMachine.provide({
+      actors: {
+        fetchPage: fromPromise<PageResult, PageRequest>(async () => {
+          if (refuse) throw Object.assign(new Error('HTTP 404'), { status: 404 });
+          return { items: rows.slice(0, 3), page: 1, total: 3, totalPages: 1 };
+        }),
+      },
+    });
+    const actor = createActor(guarded, { input: { pageSize: 100, mode: 'append', messages, quietStatuses: [404] } }).start();
+    const notices: unknown[] = [];
+    actor.on('notice.show', (n) => notices.push(n));
+    await vi.waitFor(() => expect(pagerView(actor.getSnapshot()).total).toBe(3));
+    refuse = true;
+    actor.send({ type: 'pager.load' });
+    await vi.waitFor(() => expect(pagerView(actor.getSnapshot()).refused).toBe(404));
+    expect(pagerView(actor.getSnapshot())).toMatchObject({ items: [], total: 0, error: null, loading: false });
+    expect(notices).toEqual([]);
+    refuse = false;
+    actor.send({ type: 'pager.load' });
+    await vi.waitFor(() => expect(pagerView(actor.getSnapshot()).total).toBe(3));
+    expect(pagerView(actor.getSnapshot()).refused).toBeNull();
   });
 
   it('puts an optimistic change back when it fails, unless something newer replaced it', async () => {
