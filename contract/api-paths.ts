@@ -54,6 +54,15 @@ export const paths = {
   documentUpload: '/documents/upload/:conversationId',
   document: '/documents/:id',
   documentFile: '/documents/:id/file',
+  /** The superuser's client organisations, their packages, subscriptions, quota and usage. */
+  clients: '/clients/',
+  clientRegister: '/clients/register',
+  client: '/clients/:id',
+  clientStatus: '/clients/:id/status',
+  clientQuota: '/quotas/client/:id',
+  clientDepartmentUsage: '/usage-logs/clients/:id/departments',
+  packages: '/packages/',
+  subscriptions: '/subscriptions/',
   /** A client's OAuth sign-in settings (superuser). */
   clientOAuthConfigs: '/clients/:id/oauth-configs',
   clientOAuthConfig: '/clients/:id/oauth-configs/:configId',
