@@ -1,9 +1,8 @@
-import { assertEvent, assign, raise, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
-import type { DocumentView } from '../contract/documents';
+import { assertEvent, assign, sendTo, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import { DOCUMENT_DELETE_FAILED, DOCUMENT_DELETED, DOCUMENTS_FETCH_FAILED } from '../contract/documents-constants';
-import { isNotFoundFailure } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
+import { MAX_PAGE_SIZE, pagerMachine, type PagerInput } from './pager.machine';
 import { report, type ReportsTo } from './report';
 
 /**
@@ -13,19 +12,23 @@ import { report, type ReportsTo } from './report';
  * `documents`) for its whole life and tells it which conversation is open (`conversation.open`); another
  * conversation starts it afresh (its list, the modal and a download in flight end), the same one changes nothing.
  *
- * - `none`: no conversation (the new-chat screen): no documents; `documents.open` says 'No conversation selected'.
+ * The list is the shared pager (`list`, invoked in `conversation`, so each conversation gets a new one; the header
+ * count and the modal read its items and total): GET /documents/?conversation_id=, one page with every document.
+ * 'Failed to fetch documents' is its toast, passed on (`documents.retry` asks again). A 404 (the conversation is
+ * not this person's) is a quiet refusal (`refused`): no documents and no toast, since the chat says 'Conversation
+ * not found' once. `documents.changed` (an upload finished, an exchange completed: a generated image is a new
+ * document) reads it again, and a read in flight starts over, so the answer includes the change; the documents
+ * already shown stay meanwhile (the header count does not flicker).
+ *
+ * - `none`: no conversation (the new-chat screen): no list; `documents.open` says 'No conversation selected'.
  * - `conversation` (parallel):
- *   - `list`: `loading` (tag `loading`: `loadDocuments`, GET /documents/?conversation_id=) -> `loaded`, or
- *     `failed` ('Failed to fetch documents'; `documents.retry`), or `notFound` (a 404: the conversation is
- *     not this person's; no toast, the chat says 'Conversation not found' once). `documents.changed` (an upload finished, an
- *     exchange completed: a generated image is a new document) loads again; a load in flight starts over, so the
- *     answer includes the change. The documents already shown stay while it loads (the header count does not flicker).
- *   - `modal`: Attached Documents, `closed` | `open` (opening loads the list again: statuses move on while
+ *   - `modal`: Attached Documents, `closed` | `open` (opening reads the list again: statuses move on while
  *     documents are processed). In `open`: `document.delete` asks 'Delete Document' (`confirmingDelete`),
  *     `delete.confirm` deletes (`deleting`, tag `deleting`: `deleteDocument`) -> 'Document deleted successfully'
- *     and it leaves the list, or 'Failed to delete document' and it stays; `delete.cancel` goes back.
- *   - `download`: `document.download` (a click on a document) -> `downloading` (tag `downloading`:
- *     `downloadDocument`, the authenticated download; the actor hands the file to the browser); one at a time.
+ *     and it leaves the list (`item.remove`), or 'Failed to delete document' and it stays; `delete.cancel` goes back.
+ *   - `download`: `document.download` (a click on a document, with its filename) -> `downloading` (tag
+ *     `downloading`: `downloadDocument`, the authenticated download; the actor hands the file to the browser); one
+ *     at a time.
  */
 
 export const NO_CONVERSATION_SELECTED = 'No conversation selected';
@@ -35,23 +38,33 @@ export const DOCUMENT_DOWNLOAD_FAILED = 'Failed to download document';
 /** The header button's label, the spec's 'N Document(s)' read as English: '1 Document', '0 Documents', '3 Documents'. */
 export const documentsLabel = (count: number) => `${count} ${count === 1 ? 'Document' : 'Documents'}`;
 
+/**
+ * The documents list of a conversation: the server sends every document at once (it does not page them), so the
+ * page size only has to be the API's largest; a 404 is said by the chat, not here.
+ */
+export const documentListInput = (conversationId: string): PagerInput => ({
+  pageSize: MAX_PAGE_SIZE,
+  mode: 'append',
+  filters: { conversationId },
+  messages: { load: DOCUMENTS_FETCH_FAILED },
+  quietStatuses: [404],
+});
+
 export interface ConversationDocumentsInput extends ReportsTo {
   conversationId: string | null;
-}
-
-export interface ConversationDocumentsContext extends ReportsTo {
-  conversationId: string | null;
-  /** The open conversation's documents, oldest first (as the server lists them). */
-  documents: DocumentView[];
-  /** The document the delete confirmation (and the delete) is about. */
-  deletingId: string | null;
-  /** The document being downloaded. */
-  downloadingId: string | null;
 }
 
 export interface DocumentRef {
   id: string;
   filename: string;
+}
+
+export interface ConversationDocumentsContext extends ReportsTo {
+  conversationId: string | null;
+  /** The document the delete confirmation (and the delete) is about. */
+  deletingId: string | null;
+  /** The document being downloaded, with the name to save it under. */
+  downloading: DocumentRef | null;
 }
 
 export type ConversationDocumentsEvent =
@@ -65,11 +78,12 @@ export type ConversationDocumentsEvent =
   | { type: 'document.delete'; id: string }
   | { type: 'delete.confirm' }
   | { type: 'delete.cancel' }
-  | { type: 'document.download'; id: string };
+  /** A listed document was clicked (the view sends its name, which the download saves it under). */
+  | ({ type: 'document.download' } & DocumentRef)
+  /** From the list: its failed load's toast, passed on. */
+  | Notice;
 
 type ActorOutcome =
-  | DoneActorEvent<DocumentView[], 'loadDocuments'>
-  | ErrorActorEvent<unknown, 'loadDocuments'>
   | DoneActorEvent<unknown, 'deleteDocument'>
   | ErrorActorEvent<unknown, 'deleteDocument'>
   | DoneActorEvent<unknown, 'downloadDocument'>
@@ -81,11 +95,11 @@ export const conversationDocumentsMachine = setup({
     events: {} as ConversationDocumentsEvent | ActorOutcome,
     input: {} as ConversationDocumentsInput,
     emitted: {} as Notice,
-    tags: {} as 'loading' | 'deleting' | 'downloading',
-    children: {} as { loadDocuments: 'loadDocuments'; deleteDocument: 'deleteDocument'; downloadDocument: 'downloadDocument' },
+    tags: {} as 'deleting' | 'downloading',
+    children: {} as { list: 'list'; deleteDocument: 'deleteDocument'; downloadDocument: 'downloadDocument' },
   },
   actors: {
-    loadDocuments: notProvided<DocumentView[], { conversationId: string }>('loadDocuments'),
+    list: pagerMachine,
     deleteDocument: notProvided<unknown, { id: string }>('deleteDocument'),
     downloadDocument: notProvided<unknown, DocumentRef>('downloadDocument'),
   },
@@ -95,73 +109,50 @@ export const conversationDocumentsMachine = setup({
       return event.conversationId !== context.conversationId;
     },
     hasConversation: ({ context }) => context.conversationId !== null,
-    conversationNotFound: ({ event }) => isNotFoundFailure((event as { error?: unknown }).error),
-    isListed: ({ context, event }) => {
-      assertEvent(event, ['document.delete', 'document.download']);
-      return context.documents.some((d) => d.id === event.id);
-    },
   },
   actions: {
     openConversation: assign(({ event }) => {
       assertEvent(event, 'conversation.open');
-      return { conversationId: event.conversationId, documents: [], deletingId: null, downloadingId: null };
+      return { conversationId: event.conversationId, deletingId: null, downloading: null };
     }),
+    /** Read again; a read in flight starts over (the pager keeps what it shows while it reads). */
+    readList: sendTo('list', { type: 'pager.load' }),
+    passNotice: report(({ event }: { event: Notice }) => event),
     reportFailure: report((_: unknown, params: { text: string }) => notice('error', params.text)),
   },
 }).createMachine({
   id: 'conversationDocuments',
-  context: ({ input }) => ({ conversationId: input.conversationId, documents: [], deletingId: null, downloadingId: null, parent: input.parent }),
+  context: ({ input }) => ({ conversationId: input.conversationId, deletingId: null, downloading: null, parent: input.parent }),
   initial: 'pick',
   on: {
-    // Leaving through `pick` and entering `conversation` again restarts everything in it: the load is for the new
-    // conversation, the modal closes.
+    // Leaving through `pick` and entering `conversation` again restarts everything in it: a new list for the new
+    // conversation, the modal closed.
     'conversation.open': { guard: 'isAnotherConversation', target: '.pick', actions: 'openConversation' },
   },
   states: {
     // Where the input or the opened conversation leads.
     pick: { description: 'A conversation opens: its documents, or none for a new chat, are chosen at once (never seen).', always: [{ guard: 'hasConversation', target: 'conversation' }, { target: 'none' }] },
     none: {
-      description: 'A new chat: there are no documents, and opening them says No conversation selected.',
+      description: 'A new chat: there is no documents list, and opening it says No conversation selected.',
       on: { 'documents.open': { actions: { type: 'reportFailure', params: { text: NO_CONVERSATION_SELECTED } } } },
     },
     conversation: {
-      description: 'The documents of the open conversation, their modal and a download.',
+      description: 'The documents list of the open conversation (the pager), their modal and a download.',
       type: 'parallel',
+      invoke: { id: 'list', src: 'list', input: ({ context, self }) => ({ ...documentListInput(context.conversationId as string), parent: self }) },
+      on: {
+        'documents.changed': { actions: 'readList' },
+        'documents.retry': { actions: 'readList' },
+        'notice.show': { actions: 'passNotice' },
+      },
       states: {
-        list: {
-          description: 'The documents behind the N Document(s) header button.',
-          initial: 'loading',
-          states: {
-            loading: {
-              description: 'The documents are being loaded; those already shown stay.',
-              tags: ['loading'],
-              // Started over (its own transition, so `list` alone is the domain and the other regions stay).
-              on: { 'documents.changed': { target: 'loading', reenter: true } },
-              invoke: {
-                id: 'loadDocuments',
-                src: 'loadDocuments',
-                input: ({ context }) => ({ conversationId: context.conversationId as string }),
-                onDone: { target: 'loaded', actions: assign({ documents: ({ event }) => event.output }) },
-                onError: [
-                  // No such conversation for this person: the chat says so once ('Conversation not found'), no toast.
-                  { guard: 'conversationNotFound', target: 'notFound' },
-                  { target: 'failed', actions: { type: 'reportFailure', params: { text: DOCUMENTS_FETCH_FAILED } } },
-                ],
-              },
-            },
-            loaded: { description: 'The documents are shown and counted on the header button.', on: { 'documents.changed': 'loading' } },
-            failed: { description: 'The documents could not be loaded: Failed to fetch documents.', on: { 'documents.retry': 'loading', 'documents.changed': 'loading' } },
-            // Nothing to retry: asking again would be answered 404 again.
-            notFound: { description: 'The conversation is gone or not theirs: no documents, and no toast.', on: { 'documents.changed': 'loading' } },
-          },
-        },
         modal: {
           description: 'The Attached Documents modal.',
           initial: 'closed',
           states: {
             closed: {
               description: 'The Attached Documents modal is closed.',
-              on: { 'documents.open': { target: 'open', actions: raise({ type: 'documents.changed' }) } },
+              on: { 'documents.open': { target: 'open', actions: 'readList' } },
             },
             open: {
               description: 'The Attached Documents modal lists the documents with their status.',
@@ -170,9 +161,7 @@ export const conversationDocumentsMachine = setup({
               states: {
                 browsing: {
                   description: 'The person looks through the documents and may delete one.',
-                  on: {
-                    'document.delete': { guard: 'isListed', target: 'confirmingDelete', actions: assign({ deletingId: ({ event }) => event.id }) },
-                  },
+                  on: { 'document.delete': { target: 'confirmingDelete', actions: assign({ deletingId: ({ event }) => event.id }) } },
                 },
                 confirmingDelete: {
                   description: 'Delete Document asks before the document is deleted.',
@@ -193,7 +182,7 @@ export const conversationDocumentsMachine = setup({
                     onDone: {
                       target: 'browsing',
                       actions: [
-                        assign({ documents: ({ context }) => context.documents.filter((d) => d.id !== context.deletingId) }),
+                        sendTo('list', ({ context }) => ({ type: 'item.remove' as const, id: context.deletingId as string })),
                         assign({ deletingId: null }),
                         report(() => notice('success', DOCUMENT_DELETED)),
                       ],
@@ -217,9 +206,8 @@ export const conversationDocumentsMachine = setup({
               description: 'No document is downloading.',
               on: {
                 'document.download': {
-                  guard: 'isListed',
                   target: 'downloading',
-                  actions: assign({ downloadingId: ({ event }) => event.id }),
+                  actions: assign({ downloading: ({ event }) => ({ id: event.id, filename: event.filename }) }),
                 },
               },
             },
@@ -229,14 +217,11 @@ export const conversationDocumentsMachine = setup({
               invoke: {
                 id: 'downloadDocument',
                 src: 'downloadDocument',
-                input: ({ context }) => {
-                  const document = context.documents.find((d) => d.id === context.downloadingId);
-                  return { id: context.downloadingId as string, filename: document?.filename ?? '' };
-                },
+                input: ({ context }) => context.downloading as DocumentRef,
                 onDone: 'idle',
                 onError: { target: 'idle', actions: { type: 'reportFailure', params: { text: DOCUMENT_DOWNLOAD_FAILED } } },
               },
-              exit: assign({ downloadingId: null }),
+              exit: assign({ downloading: null }),
             },
           },
         },

@@ -1,17 +1,20 @@
-import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, type EventFrom, type SnapshotFrom } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromCallback, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import type { DocumentView } from '../../contract/documents';
-import { isNotFoundFailure, loadFailure } from '../../machines/load-failure';
 import { DOCUMENT_DELETE_FAILED, DOCUMENT_DELETED, DOCUMENTS_FETCH_FAILED } from '../../contract/documents-constants';
 import {
   conversationDocumentsMachine,
   DOCUMENT_DOWNLOAD_FAILED,
+  documentListInput,
   documentsLabel,
   NO_CONVERSATION_SELECTED,
   type ConversationDocumentsInput,
   type DocumentRef,
 } from '../../machines/conversation-documents.machine';
 import { notice, type Notice } from '../../machines/notice';
+import { pagerView, type PagerMachine } from '../../machines/pager.machine';
+import { ApiError } from '../../src/api/api-error';
+import { defineConversationDocumentsMachine, type ConversationDocumentsApi } from '../../src/features/chat/documents-actors';
 import { pendingActor } from './support/fakes';
 import { runModelTest } from './support/run-model';
 
@@ -34,30 +37,36 @@ const doc = (id: string, filename: string): DocumentView => ({
 });
 const LISTED = [doc('d1', 'handbook.pdf'), doc('d2', 'budget.xlsx')];
 
-let loads: Array<{ conversationId: string }> = [];
+/** The lists (pagers) started, with what each was told; `stopped` once its conversation was left. */
+let lists: Array<{ input: unknown; told: EventObject[]; stopped: boolean }> = [];
 let deletes: Array<{ id: string }> = [];
 let downloads: DocumentRef[] = [];
 let emitted: Notice[] = [];
-let seen = { loads: 0, deletes: 0, downloads: 0, emitted: 0 };
+let seen = { lists: 0, told: 0, deletes: 0, downloads: 0, emitted: 0 };
 let prev: Snap | null = null;
+
+const toldSoFar = () => lists.reduce((n, l) => n + l.told.length, 0);
 
 const testMachine = () =>
   conversationDocumentsMachine.provide({
     actors: {
-      loadDocuments: pendingActor<DocumentView[], { conversationId: string }>((input) => loads.push(input)),
+      list: fromCallback<EventObject, unknown>(({ input, receive }) => {
+        const list = { input, told: [] as EventObject[], stopped: false };
+        lists.push(list);
+        receive((e) => list.told.push(e));
+        return () => {
+          list.stopped = true;
+        };
+      }) as never,
       deleteDocument: pendingActor<unknown, { id: string }>((input) => deletes.push(input)),
       downloadDocument: pendingActor<unknown, DocumentRef>((input) => downloads.push(input)),
     },
   });
 
 const done = (id: string, output: unknown) => ({ type: `xstate.done.actor.${id}`, output, actorId: id }) as never;
-/** The conversation is not this person's (or not there): a 404, which the chat says once. */
-const notFound = {
-  type: 'xstate.error.actor.loadDocuments',
-  error: loadFailure('HTTP 404', 'Conversation not found', true),
-  actorId: 'loadDocuments',
-} as never;
 const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new Error('HTTP 500'), actorId: id }) as never;
+/** From the list: its failed read, which the machine passes on. */
+const listFailed: Ev = notice('error', DOCUMENTS_FETCH_FAILED);
 
 function eventsFor(s: Snap): Ev[] {
   const events: Ev[] = [
@@ -71,30 +80,27 @@ function eventsFor(s: Snap): Ev[] {
   ];
   if (s.matches('none')) return events;
   events.push(
+    listFailed,
     { type: 'document.delete', id: 'd1' },
-    { type: 'document.delete', id: 'unknown' },
     { type: 'delete.confirm' },
     { type: 'delete.cancel' },
-    { type: 'document.download', id: s.context.documents.at(-1)?.id ?? 'd2' },
-    { type: 'document.download', id: 'unknown' },
+    { type: 'document.download', id: 'd2', filename: 'budget.xlsx' },
   );
-  if (s.hasTag('loading')) events.push(done('loadDocuments', LISTED), notFound, failed('loadDocuments'));
   if (s.hasTag('deleting')) events.push(done('deleteDocument', { message: DOCUMENT_DELETED }), failed('deleteDocument'));
   if (s.hasTag('downloading')) events.push(done('downloadDocument', undefined), failed('downloadDocument'));
   return events;
 }
 
-const key = (s: Snap) =>
-  JSON.stringify([s.value, s.context.conversationId, s.context.documents.length, s.context.deletingId, s.context.downloadingId]);
+const key = (s: Snap) => JSON.stringify([s.value, s.context.conversationId, s.context.deletingId, s.context.downloading]);
 
 /** The toasts a step must show, and nothing else. */
 function expectedNotices(p: Snap, e: Ev): Notice[] {
   switch (e.type) {
     case 'documents.open':
       return p.matches('none') ? [notice('error', NO_CONVERSATION_SELECTED)] : [];
-    case 'xstate.error.actor.loadDocuments':
-      // Not found: no toast (the chat's one 'Conversation not found' says it).
-      return isNotFoundFailure((e as { error?: unknown }).error) ? [] : [notice('error', DOCUMENTS_FETCH_FAILED)];
+    case 'notice.show':
+      // The list's failed read is passed on as it came (a 404 never comes: the list keeps it quiet).
+      return p.matches('none') ? [] : [e];
     case 'xstate.done.actor.deleteDocument':
       return [notice('success', DOCUMENT_DELETED)];
     case 'xstate.error.actor.deleteDocument':
@@ -106,73 +112,78 @@ function expectedNotices(p: Snap, e: Ev): Notice[] {
   }
 }
 
-/** Whether a step starts a (new) load of the conversation's list. */
-function startsLoad(p: Snap, e: Ev): boolean {
-  if (e.type === 'conversation.open') return e.conversationId !== null && e.conversationId !== p.context.conversationId;
-  if (p.matches('none')) return false;
-  if (e.type === 'documents.changed') return true;
-  if (e.type === 'documents.open') return p.matches({ conversation: { modal: 'closed' } });
-  if (e.type === 'documents.retry') return p.matches({ conversation: { list: 'failed' } });
-  return false;
+/** What the open conversation's list is told in a step. */
+function expectedToList(p: Snap, e: Ev): Array<EventObject & Record<string, unknown>> {
+  if (p.matches('none')) return [];
+  switch (e.type) {
+    // Read again; a read in flight starts over (the pager's `pager.load`).
+    case 'documents.changed':
+    case 'documents.retry':
+      return [{ type: 'pager.load' }];
+    case 'documents.open':
+      return p.matches({ conversation: { modal: 'closed' } }) ? [{ type: 'pager.load' }] : [];
+    case 'xstate.done.actor.deleteDocument':
+      return [{ type: 'item.remove', id: p.context.deletingId }];
+    default:
+      return [];
+  }
 }
+
+/** Whether a step starts a new list (another conversation opened). */
+const startsList = (p: Snap, e: Ev) =>
+  e.type === 'conversation.open' && e.conversationId !== null && e.conversationId !== p.context.conversationId;
 
 function checkStep(s: Snap, e: { type: string } | null) {
   const p = prev;
   const event = e as Ev | null;
+  const told = lists.flatMap((l) => l.told);
   const fresh = {
-    loads: loads.slice(seen.loads),
+    lists: lists.slice(seen.lists),
+    told: told.slice(seen.told),
     deletes: deletes.slice(seen.deletes),
     downloads: downloads.slice(seen.downloads),
     emitted: emitted.slice(seen.emitted),
   };
-  seen = { loads: loads.length, deletes: deletes.length, downloads: downloads.length, emitted: emitted.length };
-  const { conversationId, documents, deletingId, downloadingId } = s.context;
+  seen = { lists: lists.length, told: toldSoFar(), deletes: deletes.length, downloads: downloads.length, emitted: emitted.length };
+  const { conversationId, deletingId, downloading } = s.context;
 
-  // Invariants: tags and children mirror the states; the ids name listed documents exactly while they are used.
+  // Invariants: tags and children mirror the states; one list runs exactly while a conversation is open, its own.
   expect(s.matches('none')).toBe(conversationId === null);
-  expect(s.hasTag('loading')).toBe(s.matches({ conversation: { list: 'loading' } }));
   expect(s.hasTag('deleting')).toBe(s.matches({ conversation: { modal: { open: 'deleting' } } }));
   expect(s.hasTag('downloading')).toBe(s.matches({ conversation: { download: 'downloading' } }));
-  expect(Boolean(s.children.loadDocuments)).toBe(s.hasTag('loading'));
+  expect(Boolean(s.children.list)).toBe(!s.matches('none'));
   expect(Boolean(s.children.deleteDocument)).toBe(s.hasTag('deleting'));
   expect(Boolean(s.children.downloadDocument)).toBe(s.hasTag('downloading'));
+  const running = lists.filter((l) => !l.stopped);
+  expect(running).toHaveLength(s.matches('none') ? 0 : 1);
+  if (conversationId !== null) expect(running[0]!.input).toEqual({ ...documentListInput(conversationId), parent: expect.anything() });
   const confirming = s.matches({ conversation: { modal: { open: 'confirmingDelete' } } });
   expect(deletingId !== null).toBe(confirming || s.hasTag('deleting'));
-  if (deletingId !== null) expect(documents.map((d) => d.id)).toContain(deletingId);
-  expect(downloadingId !== null).toBe(s.hasTag('downloading'));
-  if (s.matches('none')) expect(documents).toEqual([]);
-  // Every load is for the open conversation; the view's buttons follow `can`.
-  if (s.hasTag('loading')) expect(loads.at(-1)).toEqual({ conversationId });
+  expect(downloading !== null).toBe(s.hasTag('downloading'));
+  // The view's buttons follow `can`.
   expect(s.can({ type: 'delete.confirm' })).toBe(confirming);
-  expect(s.can({ type: 'documents.retry' })).toBe(s.matches({ conversation: { list: 'failed' } }));
-  if (documents.length > 0) {
-    expect(s.can({ type: 'document.download', id: documents[0]!.id })).toBe(s.matches({ conversation: { download: 'idle' } }));
-  }
+  expect(s.can({ type: 'document.download', id: 'd1', filename: 'handbook.pdf' })).toBe(s.matches({ conversation: { download: 'idle' } }));
 
   if (!p || !event) {
-    expect(fresh.loads).toHaveLength(conversationId === null ? 0 : 1);
+    expect(fresh.lists).toHaveLength(conversationId === null ? 0 : 1);
     return;
   }
   expect(fresh.emitted).toEqual(expectedNotices(p, event));
-  expect(fresh.loads).toHaveLength(startsLoad(p, event) ? 1 : 0);
+  expect(fresh.told).toEqual(expectedToList(p, event));
+  expect(fresh.lists).toHaveLength(startsList(p, event) ? 1 : 0);
 
   switch (event.type) {
     case 'conversation.open':
       if (event.conversationId === p.context.conversationId) {
-        // The same conversation again (the URL said it once more): nothing changes.
+        // The same conversation again (the URL said it once more): nothing changes, the same list goes on.
         expect(s.value).toEqual(p.value);
         expect(s.context).toEqual(p.context);
       } else {
-        // Another one starts afresh: no documents of the last one, the modal closed, no delete or download.
+        // Another one starts afresh: a new list (none for a new chat), the modal closed, no delete or download.
         expect(conversationId).toBe(event.conversationId);
-        expect(documents).toEqual([]);
-        if (conversationId !== null) expect(s.matches({ conversation: { list: 'loading', modal: 'closed', download: 'idle' } })).toBe(true);
+        expect(lists.filter((l) => l !== fresh.lists[0]).every((l) => l.stopped)).toBe(true);
+        if (conversationId !== null) expect(s.matches({ conversation: { modal: 'closed', download: 'idle' } })).toBe(true);
       }
-      break;
-    case 'documents.changed':
-      // The documents shown stay while the list loads again.
-      if (!p.matches('none')) expect(s.hasTag('loading')).toBe(true);
-      expect(documents).toEqual(p.context.documents);
       break;
     case 'documents.open':
       if (!p.matches('none')) expect(s.matches({ conversation: { modal: 'open' } })).toBe(true);
@@ -183,7 +194,7 @@ function checkStep(s: Snap, e: { type: string } | null) {
       else if (!p.matches('none')) expect(s.matches({ conversation: { modal: 'closed' } })).toBe(true);
       break;
     case 'document.delete':
-      if (p.matches({ conversation: { modal: { open: 'browsing' } } }) && p.context.documents.some((d) => d.id === event.id)) {
+      if (p.matches({ conversation: { modal: { open: 'browsing' } } })) {
         expect(confirming).toBe(true);
         expect(deletingId).toBe(event.id);
       } else {
@@ -198,34 +209,20 @@ function checkStep(s: Snap, e: { type: string } | null) {
       if (p.matches({ conversation: { modal: { open: 'confirmingDelete' } } })) {
         expect(s.matches({ conversation: { modal: { open: 'browsing' } } })).toBe(true);
       }
-      expect(documents).toEqual(p.context.documents);
       break;
-    case 'document.download': {
-      const listed = p.context.documents.find((d) => d.id === event.id);
-      if (listed && p.matches({ conversation: { download: 'idle' } })) {
-        expect(fresh.downloads).toEqual([{ id: listed.id, filename: listed.filename }]);
-        expect(downloadingId).toBe(listed.id);
+    case 'document.download':
+      if (p.matches({ conversation: { download: 'idle' } })) {
+        // The download saves the file under the name the list showed.
+        expect(fresh.downloads).toEqual([{ id: event.id, filename: event.filename }]);
+        expect(downloading).toEqual({ id: event.id, filename: event.filename });
       } else {
+        // One at a time.
         expect(fresh.downloads).toEqual([]);
-        expect(downloadingId).toBe(p.context.downloadingId);
+        expect(downloading).toEqual(p.context.downloading);
       }
       break;
-    }
-    case 'xstate.done.actor.loadDocuments':
-      expect(documents).toEqual(LISTED);
-      expect(s.matches({ conversation: { list: 'loaded' } })).toBe(true);
-      break;
-    case 'xstate.error.actor.loadDocuments':
-      // A failed reload keeps what was shown; a 404 is a conversation not found, with nothing to retry.
-      expect(documents).toEqual(p.context.documents);
-      expect(s.matches({ conversation: { list: isNotFoundFailure(event.error) ? 'notFound' : 'failed' } })).toBe(true);
-      break;
     case 'xstate.done.actor.deleteDocument':
-      expect(documents).toEqual(p.context.documents.filter((d) => d.id !== p.context.deletingId));
-      expect(s.matches({ conversation: { modal: { open: 'browsing' } } })).toBe(true);
-      break;
     case 'xstate.error.actor.deleteDocument':
-      expect(documents).toEqual(p.context.documents);
       expect(s.matches({ conversation: { modal: { open: 'browsing' } } })).toBe(true);
       break;
     default:
@@ -248,11 +245,11 @@ runModelTest({
   machine: conversationDocumentsMachine,
   testMachine,
   onActor: (actor) => {
-    loads = [];
+    lists = [];
     deletes = [];
     downloads = [];
     emitted = [];
-    seen = { loads: 0, deletes: 0, downloads: 0, emitted: 0 };
+    seen = { lists: 0, told: 0, deletes: 0, downloads: 0, emitted: 0 };
     prev = null;
     actor.on('*', (ev) => emitted.push(ev as Notice));
   },
@@ -260,7 +257,7 @@ runModelTest({
   events: eventsFor,
   key,
   edgeKeys: true,
-  // The three regions are independent: simple paths over every combination of them would be endless, and the
+  // The two regions are independent: simple paths over every combination of them would be endless, and the
   // arrival-aware shortest paths already reach each combination.
   simpleKey: (s) => (s.matches('none') ? 'none' : JSON.stringify((s.value as { conversation: { modal: unknown } }).conversation.modal)),
   checks: { none: check, conversation: check },
@@ -271,53 +268,107 @@ describe('conversation-documents (examples)', () => {
     expect([0, 1, 2, 12].map(documentsLabel)).toEqual(['0 Documents', '1 Document', '2 Documents', '12 Documents']);
   });
 
-  it('lists, deletes and downloads with the real actor logic wired as the SPA wires it', async () => {
-    const served: DocumentView[] = [...LISTED];
-    const saved: DocumentRef[] = [];
+  /** The SPA's wiring (documents-actors.ts) over a fake API: the real pager, the real one-page read. */
+  function wired(api: Partial<ConversationDocumentsApi>) {
     const toasts: Notice[] = [];
-    const requested: string[] = [];
     const actor = createActor(
-      conversationDocumentsMachine.provide({
-        actors: {
-          loadDocuments: fromPromise<DocumentView[], { conversationId: string }>(async ({ input }) => {
-            requested.push(input.conversationId);
-            return input.conversationId === 'c1' ? [...served] : [];
-          }),
-          deleteDocument: fromPromise<unknown, { id: string }>(async ({ input }) => {
-            served.splice(
-              served.findIndex((d) => d.id === input.id),
-              1,
-            );
-          }),
-          downloadDocument: fromPromise<unknown, DocumentRef>(async ({ input }) => {
-            saved.push(input);
-          }),
+      defineConversationDocumentsMachine({
+        api: {
+          fetchDocuments: async () => [],
+          deleteDocument: async () => undefined,
+          saveApiFile: async () => undefined,
+          currentUserId: () => 'u1',
+          ...api,
         },
       }),
       { input: { conversationId: 'c1' } },
     );
     actor.on('*', (e) => toasts.push(e as Notice));
+    const list = () => pagerView<DocumentView>(actor.getSnapshot().children.list!.getSnapshot() as SnapshotFrom<PagerMachine>);
+    return { actor, toasts, list };
+  }
+
+  it('lists, deletes and downloads through the pager, and starts a new list for another conversation', async () => {
+    const served: DocumentView[] = [...LISTED];
+    const saved: Array<{ path: string; name: string }> = [];
+    const requested: string[] = [];
+    const { actor, toasts, list } = wired({
+      fetchDocuments: async (conversationId) => {
+        requested.push(conversationId);
+        return conversationId === 'c1' ? [...served] : [];
+      },
+      deleteDocument: async (id) => {
+        served.splice(
+          served.findIndex((d) => d.id === id),
+          1,
+        );
+      },
+      saveApiFile: async (path, name) => {
+        saved.push({ path, name });
+      },
+    });
     actor.start();
-    await new Promise((r) => setTimeout(r, 0));
-    expect(actor.getSnapshot().context.documents.map((d) => d.filename)).toEqual(['handbook.pdf', 'budget.xlsx']);
+    await vi.waitFor(() => expect(list().items.map((d) => d.filename)).toEqual(['handbook.pdf', 'budget.xlsx']));
+    expect(list()).toMatchObject({ total: 2, page: 1, totalPages: 1 });
     actor.send({ type: 'documents.open' });
-    await new Promise((r) => setTimeout(r, 0));
-    actor.send({ type: 'document.download', id: 'd2' });
-    await new Promise((r) => setTimeout(r, 0));
-    expect(saved).toEqual([{ id: 'd2', filename: 'budget.xlsx' }]);
+    await vi.waitFor(() => expect(requested).toEqual(['c1', 'c1']));
+    actor.send({ type: 'document.download', id: 'd2', filename: 'budget.xlsx' });
+    await vi.waitFor(() => expect(saved).toEqual([{ path: '/documents/d2/file', name: 'budget.xlsx' }]));
     actor.send({ type: 'document.delete', id: 'd1' });
     actor.send({ type: 'delete.confirm' });
-    await new Promise((r) => setTimeout(r, 0));
-    expect(toasts).toEqual([notice('success', DOCUMENT_DELETED)]);
-    expect(documentsLabel(actor.getSnapshot().context.documents.length)).toBe('1 Document');
-    // Another conversation starts afresh: the modal closes, its own list loads.
+    await vi.waitFor(() => expect(toasts).toEqual([notice('success', DOCUMENT_DELETED)]));
+    expect(documentsLabel(list().total)).toBe('1 Document');
+    // Another conversation starts afresh: the modal closes, a new list reads its own documents.
+    const first = actor.getSnapshot().children.list;
     actor.send({ type: 'conversation.open', conversationId: 'c2' });
-    expect(actor.getSnapshot().context.documents).toEqual([]);
-    expect(actor.getSnapshot().matches({ conversation: { list: 'loading', modal: 'closed' } })).toBe(true);
-    await new Promise((r) => setTimeout(r, 0));
-    expect(requested).toEqual(['c1', 'c1', 'c2']);
+    expect(actor.getSnapshot().children.list).not.toBe(first);
+    expect(list().items).toEqual([]);
+    expect(actor.getSnapshot().matches({ conversation: { modal: 'closed' } })).toBe(true);
+    await vi.waitFor(() => expect(requested).toEqual(['c1', 'c1', 'c2']));
     actor.send({ type: 'conversation.open', conversationId: null });
     expect(actor.getSnapshot().matches('none')).toBe(true);
+    expect(actor.getSnapshot().children.list).toBeUndefined();
+    actor.stop();
+  });
+
+  it("says 'Failed to fetch documents' for a failed read, and nothing for a conversation that is not theirs (404)", async () => {
+    let status = 500;
+    const { actor, toasts, list } = wired({
+      fetchDocuments: async () => {
+        throw new ApiError({ status, detail: status === 404 ? 'Conversation not found' : 'Internal Server Error' });
+      },
+    });
+    actor.start();
+    await vi.waitFor(() => expect(list().error).toBe(DOCUMENTS_FETCH_FAILED));
+    expect(toasts).toEqual([notice('error', DOCUMENTS_FETCH_FAILED)]);
+    status = 404;
+    actor.send({ type: 'documents.retry' });
+    await vi.waitFor(() => expect(list().refused).toBe(404));
+    expect(list()).toMatchObject({ items: [], total: 0, error: null });
+    expect(toasts).toHaveLength(1);
+    actor.stop();
+  });
+
+  it('reads again when the documents change, starting a read in flight over and keeping the count meanwhile', async () => {
+    const answers: Array<(documents: DocumentView[]) => void> = [];
+    const { actor, list } = wired({
+      fetchDocuments: (_id, signal) =>
+        new Promise<DocumentView[]>((resolve, reject) => {
+          answers.push(resolve);
+          signal?.addEventListener('abort', () => reject(new ApiError({ status: 0, detail: 'aborted', aborted: true })));
+        }),
+    });
+    actor.start();
+    answers[0]!([LISTED[0]!]);
+    await vi.waitFor(() => expect(list().total).toBe(1));
+    actor.send({ type: 'documents.changed' });
+    expect(list()).toMatchObject({ loading: true, total: 1 });
+    // An upload finishes while that read is out: it starts over, so its answer includes the new document.
+    actor.send({ type: 'documents.changed' });
+    expect(answers).toHaveLength(3);
+    expect(list().total).toBe(1);
+    answers[2]!(LISTED);
+    await vi.waitFor(() => expect(list().total).toBe(2));
     actor.stop();
   });
 });

@@ -83,11 +83,10 @@ function ChatScreen() {
     shallowEqual,
   );
   const documents = useSelector(screen, (s) => s.children.documents)!;
-  const docs = useSelector(
-    documents,
-    (s) => ({ count: s.context.documents.length, modalOpen: s.matches({ conversation: { modal: 'open' } }) }),
-    shallowEqual,
-  );
+  // The open conversation's list (none on a new chat): the header counts what it holds.
+  const documentList = useSelector(documents, (s) => s.children.list);
+  const documentCount = useSelector(documentList, (s) => s?.context.total ?? 0);
+  const documentsOpen = useSelector(documents, (s) => s.matches({ conversation: { modal: 'open' } }));
   const toolsChild = useSelector(screen, (s) => s.children.tools);
   const tools = useSelector(toolsChild, (s) => s?.context.tools ?? null);
   const prompts = useSelector(screen, (s) => s.children.prompts);
@@ -192,11 +191,11 @@ function ChatScreen() {
           onNewChat={newChat}
           onShare={() => screen.send({ type: 'share.open' })}
           // A new chat has no documents list yet: the files attached for its first message are its documents.
-          documentsCount={conversationId === null ? attached.files.length : docs.count}
+          documentsCount={conversationId === null ? attached.files.length : documentCount}
           onOpenDocuments={() => documents.send({ type: 'documents.open' })}
           hasConversationActions={!chat.status.notFound}
         />
-        {docs.modalOpen && <DocumentsModal documents={documents} />}
+        {documentsOpen && documentList && <DocumentsModal documents={documents} list={documentList} />}
         {share && <ShareModal share={share} onClose={() => screen.send({ type: 'share.close' })} />}
         {prompts && (
           <Suspense fallback={null}>

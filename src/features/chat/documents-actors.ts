@@ -1,6 +1,7 @@
 import { fromPromise } from 'xstate';
 import type { DocumentView } from '../../../contract/documents';
 import { conversationDocumentsMachine, type DocumentRef } from '../../../machines/conversation-documents.machine';
+import { pagerMachine, type PageRequest, type PageResult } from '../../../machines/pager.machine';
 import {
   documentPollMachine,
   uploadMachine,
@@ -10,7 +11,7 @@ import {
   type UploadOutcome,
 } from '../../../machines/upload.machine';
 import { ApiError } from '../../api/api-error';
-import { withServerDetail } from '../../lib/load-failure';
+import { withAnswerStatus } from '../../lib/answer-status';
 import { documentFilePath, type deleteDocument, type fetchDocument, type fetchDocuments, type uploadDocument } from '../../api/documents';
 import type { saveApiFile } from '../../lib/own-file-download';
 
@@ -27,10 +28,16 @@ export interface ConversationDocumentsApi {
 export function defineConversationDocumentsMachine({ api }: { api: ConversationDocumentsApi }) {
   return conversationDocumentsMachine.provide({
     actors: {
-      // A 404 reaches the machine as such (an unknown conversation is said once, by the chat).
-      loadDocuments: fromPromise<DocumentView[], { conversationId: string }>(({ input, signal }) =>
-        withServerDetail(api.fetchDocuments(input.conversationId, signal)),
-      ),
+      list: pagerMachine.provide({
+        actors: {
+          // The server sends every document of the conversation at once (it does not page them): one page of all.
+          // The HTTP status rides on a failure, so the pager's quietStatuses can leave a 404 to the chat.
+          fetchPage: fromPromise<PageResult, PageRequest>(async ({ input, signal }) => {
+            const documents = await withAnswerStatus(api.fetchDocuments(String(input.filters.conversationId), signal));
+            return { items: documents, page: 1, total: documents.length, totalPages: 1 };
+          }),
+        },
+      }),
       deleteDocument: fromPromise<unknown, { id: string }>(({ input }) => api.deleteDocument(input.id, api.currentUserId())),
       downloadDocument: fromPromise<unknown, DocumentRef>(({ input }) => api.saveApiFile(documentFilePath(input.id), input.filename)),
     },

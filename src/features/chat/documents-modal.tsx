@@ -5,6 +5,7 @@ import { Button as AriaButton } from 'react-aria-components/Button';
 import { Download, FileText, Trash2 } from 'lucide-react';
 import type { DocumentView } from '../../../contract/documents';
 import type { conversationDocumentsMachine } from '../../../machines/conversation-documents.machine';
+import { pagerView, samePagerView, type PagerMachine } from '../../../machines/pager.machine';
 import { fileTypeLabel } from '../../lib/file-type-label';
 import { formatDateTime } from '../../lib/format-date';
 import { formatFileSize } from '../../lib/format-file-size';
@@ -19,6 +20,7 @@ import { Tooltip } from '../../ui/tooltip';
 import { DOCUMENTS_FETCH_FAILED } from '../../../contract/documents-constants';
 
 type DocumentsRef = ActorRefFrom<typeof conversationDocumentsMachine>;
+type DocumentListRef = ActorRefFrom<PagerMachine>;
 
 /** How often the open dialog checks that the focus has not fallen out of it (after a delete, see below). */
 const CHECK_FOCUS_MS = 200;
@@ -26,6 +28,8 @@ const CHECK_FOCUS_MS = 200;
 export interface DocumentsModalProps {
   /** The chat screen's `documents` child, whose modal region is open. */
   documents: DocumentsRef;
+  /** Its `list` (the pager of the open conversation's documents). */
+  list: DocumentListRef;
 }
 
 /** Where the document is when it cannot be asked about yet (or never will). */
@@ -43,22 +47,23 @@ const action =
  * downloading when clicked and deleted through the 'Delete Document' confirmation. A thin view of the
  * conversation-documents machine.
  */
-export function DocumentsModal({ documents }: DocumentsModalProps) {
+export function DocumentsModal({ documents, list }: DocumentsModalProps) {
+  const listed = useSelector(list, (s) => pagerView<DocumentView>(s), samePagerView);
   const view = useSelector(
     documents,
     (s) => ({
-      items: s.context.documents,
-      loading: s.hasTag('loading'),
-      failed: s.matches({ conversation: { list: 'failed' } }),
       confirming: s.matches({ conversation: { modal: { open: 'confirmingDelete' } } }),
       deleting: s.hasTag('deleting'),
       deletingId: s.context.deletingId,
-      downloadingId: s.context.downloadingId,
-      canDownload: s.matches({ conversation: { download: 'idle' } }),
+      downloadingId: s.context.downloading?.id ?? null,
+      canDownload: s.can({ type: 'document.download', id: '', filename: '' }),
     }),
     shallowEqual,
   );
-  const toDelete = view.items.find((d) => d.id === view.deletingId);
+  const items = listed.items;
+  // The failure is said (with 'Try again') until a read is under way again.
+  const failed = listed.error !== null && !listed.loading;
+  const toDelete = items.find((d) => d.id === view.deletingId);
   const close = () => documents.send({ type: 'documents.close' });
   // A deleted document takes its Delete button, where the closing confirmation gives the focus back, with it, and
   // the focus falls out to the page. It is put back in the dialog (on its body), so Escape and Tab still work. When
@@ -80,16 +85,16 @@ export function DocumentsModal({ documents }: DocumentsModalProps) {
     <>
       <Modal isOpen onOpenChange={(open) => !open && close()} title="Attached Documents" size="xl">
         <div ref={body} tabIndex={-1} className="space-y-3 outline-none">
-          {view.failed && <RetryAlert message={DOCUMENTS_FETCH_FAILED} onRetry={() => documents.send({ type: 'documents.retry' })} />}
+          {failed && <RetryAlert message={DOCUMENTS_FETCH_FAILED} onRetry={() => documents.send({ type: 'documents.retry' })} />}
           <ListStatus
-            hasItems={view.items.length > 0}
-            busy={view.loading}
+            hasItems={items.length > 0}
+            busy={listed.loading}
             loadingLabel="Loading documents"
-            empty={view.failed ? null : 'No documents are attached to this conversation.'}
+            empty={failed ? null : 'No documents are attached to this conversation.'}
           />
-          {view.items.length > 0 && (
+          {items.length > 0 && (
             <ul aria-label="Documents" className="divide-y divide-gray-200 dark:divide-gray-700">
-              {view.items.map((doc) => {
+              {items.map((doc) => {
                 const status = statusText(doc);
                 const downloading = view.downloadingId === doc.id;
                 return (
@@ -99,7 +104,7 @@ export function DocumentsModal({ documents }: DocumentsModalProps) {
                       {/* The name is the button; its ::after covers the whole row, so a click anywhere on it downloads. */}
                       <AriaButton
                         isDisabled={!view.canDownload && !downloading}
-                        onPress={() => documents.send({ type: 'document.download', id: doc.id })}
+                        onPress={() => documents.send({ type: 'document.download', id: doc.id, filename: doc.filename })}
                         className="block max-w-full cursor-pointer truncate text-left text-sm font-medium after:absolute after:inset-0 after:rounded-lg data-[disabled]:cursor-wait"
                       >
                         <span className="sr-only">Download </span>

@@ -1,29 +1,26 @@
 import type { SnapshotFrom } from 'xstate';
 import { conversationDocumentsMachine } from '../../../machines/conversation-documents.machine';
+import { DOCUMENTS_FETCH_FAILED } from '../../../contract/documents-constants';
+import { notice } from '../../../machines/notice';
 import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof conversationDocumentsMachine>;
+type Path = ReturnType<typeof maximalPaths<typeof conversationDocumentsMachine>>[number];
+
+/** The list's failed read, as its toast reaches the machine (the pager's `notice.show`, passed on). */
+export const LIST_FAILED: Step = { ...notice('error', DOCUMENTS_FETCH_FAILED) };
 
 /**
- * The person opens a conversation that has one document (the path's start: its list loads), opens Attached
- * Documents, downloads, deletes (or cancels), closes; the server answers (or, with a stub, fails). Switching
- * conversations and `documents.changed` (a finished upload or reply) belong to other screens' tests
- * (attached-documents.spec.ts), so they are not generated here.
+ * The person opens a conversation that has one document (the path's start: its list, the pager, reads it), opens
+ * Attached Documents, downloads, deletes (or cancels), closes; the server answers (or, with a stub, fails). The
+ * list is the machine's child: its failed read is the `notice.show` it passes on. Switching conversations and
+ * `documents.changed` (a finished upload or reply) belong to other screens' tests (attached-documents.spec.ts), so
+ * they are not generated here.
  */
 function eventsFor(s: Snap): Step[] {
   if (s.matches('none')) return [];
-  const listed = s.context.documents.length > 0;
-  const loaded = s.matches({ conversation: { list: 'loaded' } });
   const modal = valueName((s.value as { conversation: { modal: unknown } }).conversation.modal);
-  if (s.matches({ conversation: { list: 'loading' } })) {
-    // The list answers before the person acts (one thing at a time in a browser). The server holds the one
-    // document: no load is generated after it was deleted (below), so every load finds it.
-    return [
-      { type: 'xstate.done.actor.loadDocuments', output: [{ id: 'd1', filename: 'note.txt' }], actorId: 'loadDocuments' },
-      { type: 'xstate.error.actor.loadDocuments', error: new Error('500'), actorId: 'loadDocuments' },
-    ];
-  }
   if (s.matches({ conversation: { download: 'downloading' } })) {
     // The file arrives before the person does anything else.
     return [
@@ -31,19 +28,17 @@ function eventsFor(s: Snap): Step[] {
       { type: 'xstate.error.actor.downloadDocument', error: new Error('500'), actorId: 'downloadDocument' },
     ];
   }
-  // Deleted (the server's list is empty from now on): closing is all that is left to try.
-  if (loaded && !listed) return modal === 'open.browsing' ? [{ type: 'documents.close' }] : [];
   switch (modal) {
     case 'closed':
-      return [{ type: 'documents.open' }];
-    case 'open.browsing': {
-      const events: Step[] = [{ type: 'documents.close' }];
-      if (!loaded) events.push({ type: 'documents.retry' });
-      // Deleting from a list that failed to reload would leave the model unsure what the server holds.
-      if (listed && loaded) events.push({ type: 'document.delete', id: 'd1' });
-      if (listed && s.matches({ conversation: { download: 'idle' } })) events.push({ type: 'document.download', id: 'd1' });
-      return events;
-    }
+      return [{ type: 'documents.open' }, LIST_FAILED];
+    case 'open.browsing':
+      return [
+        { type: 'documents.close' },
+        LIST_FAILED,
+        { type: 'documents.retry' },
+        { type: 'document.delete', id: 'd1' },
+        { type: 'document.download', id: 'd1', filename: 'note.txt' },
+      ];
     case 'open.confirmingDelete':
       return [{ type: 'delete.confirm' }, { type: 'delete.cancel' }];
     case 'open.deleting':
@@ -56,20 +51,49 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
+/**
+ * The part of a generated path a browser can play, which the machine's state alone does not say (the list is its
+ * child): a read fails (`notice.show`) only as the page opens or as Attached Documents opens or retries; 'Try
+ * again' shows only after such a failure (a retry right after an opening gets that opening's read failed first: a
+ * self-transition, so the machine's path is the same); the document can be clicked only once a read has listed it
+ * (a failed first read lists nothing until the next one); once it is deleted (the server's list is empty from then
+ * on), closing is all that is left to try.
+ */
+function playable(path: Path): Path {
+  const kept: Step[] = [];
+  let listed = true;
+  let deleted = false;
+  const events = path.events as unknown as Step[];
+  for (const [i, event] of events.entries()) {
+    const before = kept.at(-1)?.type;
+    const fails = events[i + 1]?.type === 'notice.show';
+    if (deleted && (event.type !== 'documents.close' || before === 'documents.close')) break;
+    if (event.type === 'notice.show' && !(kept.length === 0 || before === 'documents.open' || before === 'documents.retry')) break;
+    if (event.type === 'documents.retry' && before !== 'notice.show') {
+      if (before !== 'documents.open') break;
+      kept.push(LIST_FAILED);
+    }
+    if ((event.type === 'document.delete' || event.type === 'document.download') && !listed) break;
+    if (event.type === 'notice.show' && kept.length === 0) listed = false;
+    if ((event.type === 'documents.open' || event.type === 'documents.retry') && !fails) listed = true;
+    if (event.type === 'xstate.done.actor.deleteDocument') deleted = true;
+    kept.push(event);
+  }
+  // `values` (the model test's replay) is not read by the browser runner; coverage is replayed from the events.
+  return { ...path, events: kept as never, values: [], description: kept.map((e) => e.type).join(' → ') };
+}
+
 /** Faults forced with stubs, so generated only locally: the list, the delete and the download failing. */
-const FAULTS = new Set(['xstate.error.actor.loadDocuments', 'xstate.error.actor.deleteDocument', 'xstate.error.actor.downloadDocument']);
+const FAULTS = new Set(['notice.show', 'xstate.error.actor.deleteDocument', 'xstate.error.actor.downloadDocument']);
+
+const generated = maximalPaths({
+  machine: conversationDocumentsMachine,
+  inputs: [{ conversationId: 'c1' }],
+  events: eventsFor as never,
+  key: (s) => JSON.stringify(s.value),
+  edgeKeys: true,
+  filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
+}).map(playable);
 
 export { conversationDocumentsMachine };
-export const conversationDocumentsPaths = asSteps<{ conversationId: string }>(
-  coveringPaths(
-    conversationDocumentsMachine,
-    maximalPaths({
-      machine: conversationDocumentsMachine,
-      inputs: [{ conversationId: 'c1' }],
-      events: eventsFor as never,
-      key: (s) => JSON.stringify([s.value, s.context.documents.length]),
-      edgeKeys: true,
-      filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
-    }),
-  ),
-);
+export const conversationDocumentsPaths = asSteps<{ conversationId: string }>(coveringPaths(conversationDocumentsMachine, generated));

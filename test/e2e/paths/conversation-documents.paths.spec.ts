@@ -12,8 +12,9 @@ import { seededConversation } from '../helpers/seed';
 /**
  * The conversation-documents machine's generated paths (machines/conversation-documents.machine.ts, the model in
  * conversation-documents.paths-model.ts), driven through the real header button and Attached Documents modal of a
- * conversation the test makes with one uploaded note. The list, the delete and the download come from the real
- * server; generated only locally (no E2E_BASE_URL), forced with stubs: each of them answering 500.
+ * conversation the test makes with one uploaded note. The list (the machine's pager child, whose failed read is
+ * the `notice.show` it passes on), the delete and the download come from the real server; generated only locally
+ * (no E2E_BASE_URL), forced with stubs: each of them answering 500.
  */
 const LIST = (url: URL) => url.pathname === '/api/v1/documents/';
 const ANY_DOCUMENT = (url: URL) => url.pathname.startsWith('/api/v1/documents/');
@@ -22,6 +23,8 @@ const dialog = (page: Page) => page.getByRole('dialog', { name: 'Attached Docume
 const confirm = (page: Page) => page.getByRole('alertdialog', { name: 'Delete Document' });
 const fail = (page: Page, match: (url: URL) => boolean, method: string) =>
   page.route(match, (route) => (route.request().method() === method ? route.fulfill(errorEnvelope(500, 'Internal Server Error')) : route.fallback()));
+/** The list's next read, answered (by the server or a stub). */
+const listRead = (page: Page) => page.waitForResponse((r) => LIST(new URL(r.url())) && r.request().method() === 'GET');
 
 interface Run {
   page: Page;
@@ -35,27 +38,34 @@ interface Run {
 async function perform(run: Run, event: Step, next: Step | undefined) {
   const { page, name } = run;
   const failsNext = (type: string) => next?.type === `xstate.error.actor.${type}`;
+  // The list's read that the step starts fails (the toast it passes on is the next step).
+  const readFails = next?.type === 'notice.show';
   switch (event.type) {
-    case 'xstate.done.actor.loadDocuments':
-      await page.unroute(LIST);
-      await expect(page.getByRole('button', { name: documentsLabel(run.count), exact: true })).toBeVisible();
-      if (await dialog(page).isVisible()) await expect(dialog(page).getByRole('button', { name: `Download ${name}` })).toBeVisible();
-      return;
-    case 'xstate.error.actor.loadDocuments':
+    case 'notice.show':
       await expect(page.getByText(DOCUMENTS_FETCH_FAILED).first()).toBeVisible();
       await page.unroute(LIST);
       return;
-    case 'documents.open':
-      if (failsNext('loadDocuments')) await fail(page, LIST, 'GET');
+    case 'documents.open': {
+      if (readFails) await fail(page, LIST, 'GET');
+      const read = listRead(page);
       await page.getByRole('button', { name: /^\d+ Documents?$/ }).click();
       await expect(dialog(page)).toBeVisible();
+      // Opening reads the list again; what it showed stays meanwhile.
+      await read;
+      if (run.count > 0) await expect(dialog(page).getByRole('button', { name: `Download ${name}` })).toBeVisible();
       return;
-    case 'documents.retry':
-      if (failsNext('loadDocuments')) await fail(page, LIST, 'GET');
+    }
+    case 'documents.retry': {
+      if (readFails) await fail(page, LIST, 'GET');
+      const read = listRead(page);
       await dialog(page).getByRole('button', { name: 'Try again' }).click();
-      // A path may end here: the list then comes as on the first try.
-      if (!next) await expect(dialog(page).getByRole('button', { name: `Download ${name}` })).toBeVisible();
+      await read;
+      if (!readFails) {
+        await expect(dialog(page).getByRole('button', { name: 'Try again' })).toHaveCount(0);
+        await expect(dialog(page).getByRole('button', { name: `Download ${name}` })).toBeVisible();
+      }
       return;
+    }
     case 'documents.close':
       // After a delete the focus comes back into the dialog once the confirmation has gone; Escape needs it there.
       await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
@@ -124,9 +134,11 @@ test.describe('conversation-documents paths (generated from machines/conversatio
       const run: Run = { page, name: `note-${code}.txt`, sentence: `Note ${code} says the meeting moved to Thursday.`, count: 1, download: null };
       const uploaded = await uploadDocument(request, token, conversationId, textDocument(run.name, run.sentence));
       await waitUntilProcessed(request, token, uploaded.id);
-      if (path.events[0]?.type === 'xstate.error.actor.loadDocuments') await fail(page, LIST, 'GET');
-      // The path starts when the conversation opens (its list loads).
+      const firstReadFails = path.events[0]?.type === 'notice.show';
+      if (firstReadFails) await fail(page, LIST, 'GET');
+      // The path starts when the conversation opens (its list reads the documents).
       await page.goto(`/chat?id=${encodeURIComponent(conversationId)}`);
+      if (!firstReadFails) await expect(page.getByRole('button', { name: documentsLabel(run.count), exact: true })).toBeVisible();
       for (const [i, event] of path.events.entries()) {
         await test.step(event.type, () => perform(run, event, path.events[i + 1]));
       }
