@@ -192,6 +192,22 @@ const request = (context: PagerContext, page: number, pageSize = pageSizeOf(cont
   sort: context.sort,
 });
 
+/**
+ * A fetch that failed: a quiet refusal (`quietStatuses`) empties the list and says nothing; anything else keeps
+ * what was shown, sets `error` and reports the sentence of what failed.
+ */
+const onFetchError = (which: FailedFetch) =>
+  [
+    { guard: 'isQuietRefusal', target: 'idle', actions: 'refuse' },
+    {
+      target: 'idle',
+      actions: [
+        { type: 'fail', params: { which } },
+        { type: 'reportFailure', params: { which } },
+      ],
+    },
+  ] as const;
+
 export const pagerMachine = setup({
   types: {
     context: {} as PagerContext,
@@ -416,16 +432,7 @@ export const pagerMachine = setup({
         src: 'fetchPage',
         input: ({ context }) => request(context, context.targetPage),
         onDone: { target: 'idle', actions: { type: 'showPage', params: ({ event }) => ({ result: event.output }) } },
-        onError: [
-          { guard: 'isQuietRefusal', target: 'idle', actions: 'refuse' },
-          {
-            target: 'idle',
-            actions: [
-              { type: 'fail', params: { which: 'load' } },
-              { type: 'reportFailure', params: { which: 'load' } },
-            ],
-          },
-        ],
+        onError: onFetchError('load'),
       },
     },
     loadingMore: {
@@ -443,16 +450,7 @@ export const pagerMachine = setup({
           },
           { target: 'idle', actions: { type: 'showPage', params: ({ event }) => ({ result: event.output }) } },
         ],
-        onError: [
-          { guard: 'isQuietRefusal', target: 'idle', actions: 'refuse' },
-          {
-            target: 'idle',
-            actions: [
-              { type: 'fail', params: { which: 'loadMore' } },
-              { type: 'reportFailure', params: { which: 'loadMore' } },
-            ],
-          },
-        ],
+        onError: onFetchError('loadMore'),
       },
     },
     refetching: {
@@ -475,16 +473,7 @@ export const pagerMachine = setup({
           },
           { target: 'idle', actions: { type: 'showRefetched', params: ({ event }) => ({ result: event.output }) } },
         ],
-        onError: [
-          { guard: 'isQuietRefusal', target: 'idle', actions: 'refuse' },
-          {
-            target: 'idle',
-            actions: [
-              { type: 'fail', params: { which: 'load' } },
-              { type: 'reportFailure', params: { which: 'load' } },
-            ],
-          },
-        ],
+        onError: onFetchError('load'),
       },
     },
   },
