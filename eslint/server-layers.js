@@ -23,10 +23,12 @@ export const SERVER_LAYERS = {
   'services/chat': [
     'lib', 'llm', 'db', 'services', 'platform', 'services/conversations', 'services/organisation', 'services/documents',
   ],
+  'services/clients': ['lib', 'llm', 'db', 'services', 'platform', 'services/organisation'],
   http: ['lib', 'db', 'services', 'platform', 'services/identity'],
   routes: [
     'lib', 'services', 'platform', 'http',
     'services/conversations', 'services/organisation', 'services/identity', 'services/documents', 'services/chat',
+    'services/clients',
   ],
 };
 

@@ -25,6 +25,7 @@ import { createChatModel } from './llm/create-model';
 import type { ChatModel } from './llm/types';
 import { authRoutes } from './routes/auth';
 import { chatRoutes } from './routes/chat';
+import { clientRoutes } from './routes/clients';
 import { departmentRoutes } from './routes/departments';
 import { documentRoutes } from './routes/documents';
 import { feedbackRoutes } from './routes/feedback';
@@ -35,6 +36,7 @@ import { promptLibraryRoutes } from './routes/prompt-library';
 import { registrationRoutes } from './routes/registration';
 import { shareRoutes } from './routes/shares';
 import { ssoRoutes } from './routes/sso';
+import { subscriptionRoutes } from './routes/subscriptions';
 import { tipRoutes } from './routes/tips';
 import { userRoutes } from './routes/users';
 import { createBackgroundTasks } from './platform/background';
@@ -151,6 +153,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await feedbackRoutes(api, ctx, guards);
       await globalPolicyRoutes(api, ctx, guards);
       await usageReportRoutes(api, ctx, guards);
+      await clientRoutes(api, ctx, guards);
+      await subscriptionRoutes(api, ctx, guards);
     },
     { prefix: API_PREFIX },
   );

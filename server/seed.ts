@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './db/database';
 import { countClients, insertClient } from './db/repositories/clients';
 import { insertDepartment, insertUnit } from './db/repositories/departments';
-import { insertPackage } from './db/repositories/packages';
+import { findPackageByType, insertPackage } from './db/repositories/packages';
 import { insertSubscription } from './db/repositories/subscriptions';
 import { insertUser } from './db/repositories/users';
 import { inTransaction } from './db/transaction';
@@ -46,10 +46,11 @@ const DEPARTMENTS: Record<string, string[]> = {
   'Human Resources': ['Recruitment', 'People Operations'],
 };
 
+/** The chat features of each demo package (organisation/entitlements.ts); the migrations add standard and premium. */
 const PACKAGES: Record<string, string[]> = {
-  free: ['chat'],
-  standard: ['chat', 'documents', 'web_browsing'],
-  premium: ['chat', 'documents', 'web_browsing', 'image_generation', 'ldap'],
+  free: ['browsing', 'reasoning'],
+  standard: ['browsing', 'reasoning'],
+  premium: ['browsing', 'image_generation', 'reasoning'],
 };
 
 export function randomDemoPassword(): string {
@@ -69,7 +70,7 @@ export async function seedDemoData(db: Kysely<Database>, opts: SeedOptions): Pro
   await inTransaction(db, async (trx) => {
     const packages = new Map<string, string>();
     for (const [type, features] of Object.entries(PACKAGES)) {
-      packages.set(type, (await insertPackage(trx, { type, features })).id);
+      packages.set(type, ((await findPackageByType(trx, type)) ?? (await insertPackage(trx, { type, features }))).id);
     }
     const client = await insertClient(trx, {
       client_name: 'Demo Organisation',

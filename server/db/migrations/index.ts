@@ -17,6 +17,7 @@ import * as replyRatings from './2026-11-28-02-reply-ratings';
 import * as documentMessage from './2026-11-28-05-document-message';
 import * as userTheme from './2026-11-28-03-user-theme';
 import * as jobs from './2026-11-29-01-jobs';
+import * as clients from './2026-11-30-01-clients';
 
 /** Every migration, in order. Listed by hand: no filesystem glob, so bundlers and tsx see them all. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-05-document-message': documentMessage,
   '2026-11-28-03-user-theme': userTheme,
   '2026-11-29-01-jobs': jobs,
+  '2026-11-30-01-clients': clients,
 };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { ClientsTable, Database } from '../database';
 import { isoNow } from '../timestamps';
+import { containsText } from './contains';
 
 export type ClientRecord = Selectable<ClientsTable>;
 export type NewClient = Omit<ClientRecord, 'id' | 'created_at' | 'updated_at'>;
@@ -27,4 +28,35 @@ export async function countClients(db: Kysely<Database>): Promise<number> {
 
 export async function updateClientStatus(db: Kysely<Database>, id: string, status: ClientRecord['status']): Promise<void> {
   await db.updateTable('clients').set({ status, updated_at: isoNow() }).where('id', '=', id).execute();
+}
+
+export interface ClientListFilter {
+  /** Part of the name or e-mail address, case-insensitively. */
+  search?: string;
+  status?: ClientRecord['status'];
+  clientType?: string;
+  limit: number;
+  offset: number;
+}
+
+/** One page of clients by name (then id, so equal names page stably), with how many match in all. */
+export async function listClients(db: Kysely<Database>, filter: ClientListFilter): Promise<{ rows: ClientRecord[]; total: number }> {
+  let query = db.selectFrom('clients');
+  if (filter.search) {
+    const search = filter.search;
+    query = query.where((eb) => eb.or([containsText(eb.ref('client_name'), search), containsText(eb.fn.coalesce('email', eb.val('')), search)]));
+  }
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.clientType) query = query.where('client_type', '=', filter.clientType);
+  const { n } = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const rows = await query.selectAll().orderBy('client_name').orderBy('id').limit(filter.limit).offset(filter.offset).execute();
+  return { rows, total: Number(n) };
+}
+
+export type ClientChanges = Partial<Omit<ClientRecord, 'id' | 'created_at' | 'updated_at'>>;
+
+/** Applies the changes and returns the row as it is now (undefined when there is no such client). */
+export async function updateClient(db: Kysely<Database>, id: string, changes: ClientChanges): Promise<ClientRecord | undefined> {
+  await db.updateTable('clients').set({ ...changes, updated_at: isoNow() }).where('id', '=', id).execute();
+  return findClientById(db, id);
 }

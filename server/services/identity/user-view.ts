@@ -2,11 +2,14 @@ import type { Kysely } from 'kysely';
 import type { User } from '../../../contract/user';
 import type { Database } from '../../db/database';
 import type { UserRecord } from '../../db/repositories/users';
-import { featuresOf, packageNameOf } from '../organisation/entitlements';
+import { entitlementsOf, type Entitlements } from '../organisation/entitlements';
 
-/** The contract's user: package_name is the type of the organisation's subscription in force, else 'free'. */
+/**
+ * The contract's user: package_name is the type of the organisation's subscription in force, else 'free'; features
+ * are that package's (organisation/entitlements.ts).
+ */
 export async function toUserView(db: Kysely<Database>, user: UserRecord): Promise<User> {
-  return viewOf(user, await packageNameOf(db, user));
+  return viewOf(user, await entitlementsOf(db, user));
 }
 
 /**
@@ -18,7 +21,7 @@ export async function toOwnUserView(db: Kysely<Database>, user: UserRecord): Pro
 }
 
 /** Never the password hash: only the contract's fields. */
-function viewOf(user: UserRecord, packageName: string): User {
+function viewOf(user: UserRecord, { packageName, features }: Entitlements): User {
   return {
     id: user.id,
     name: user.name,
@@ -31,17 +34,17 @@ function viewOf(user: UserRecord, packageName: string): User {
     department_id: user.department_id,
     unit_id: user.unit_id,
     client_id: user.client_id,
-    features: featuresOf(packageName),
+    features,
   };
 }
 
 /** Many users' views, reading each organisation's package once. */
 export async function toUserViews(db: Kysely<Database>, users: readonly UserRecord[]): Promise<User[]> {
-  const packages = new Map<string | null, Promise<string>>();
+  const packages = new Map<string | null, Promise<Entitlements>>();
   const packageOf = (user: UserRecord) => {
     let found = packages.get(user.client_id);
     if (!found) {
-      found = packageNameOf(db, user);
+      found = entitlementsOf(db, user);
       packages.set(user.client_id, found);
     }
     return found;
