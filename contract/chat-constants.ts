@@ -30,3 +30,8 @@ export const STREAM_ACTIVITY_TEXT: Record<StreamActivity, string> = {
 
 /** The text a failed stream shows when the server gave no better one (spec section 4). */
 export const UNKNOWN_STREAM_ERROR = 'An unknown error occurred';
+
+/** The error `code` of a question refused because the organisation's fair use of the month is spent (429). */
+export const FAIR_USE_EXCEEDED_CODE = 'fair_use_exceeded';
+export const FAIR_USE_EXCEEDED =
+  "Your organisation has used this month's fair-use allowance of the AI. New questions can be asked again from the 1st of next month (UTC), or sooner if your administrator's subscription is raised.";

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fairUse } from './fair-use';
 import { choiceField, pageField, PAGE_SIZE_MAX, wholeNumberQuery } from './fields';
 import {
   DEPARTMENT_REPORT_COLUMNS,
@@ -33,6 +34,11 @@ export const dashboard = z.object({
     }),
   ),
   generated_at: z.string().describe('ISO-8601 UTC'),
+  /**
+   * The share of this month's fair use spent, as of the answer (not of generated_at); null without a current
+   * subscription. Always sent by the server (optional only for dashboards made before it existed).
+   */
+  fair_use: fairUse.nullable().optional(),
 });
 export type Dashboard = z.infer<typeof dashboard>;
 

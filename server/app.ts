@@ -31,6 +31,8 @@ import { documentRoutes } from './routes/documents';
 import { feedbackRoutes } from './routes/feedback';
 import { healthRoutes } from './routes/health';
 import { globalPolicyRoutes } from './routes/global-policy';
+import { oauthConfigRoutes } from './routes/oauth-configs';
+import { systemPromptRoutes } from './routes/system-prompts';
 import { usageReportRoutes } from './routes/usage-reports';
 import { promptLibraryRoutes } from './routes/prompt-library';
 import { registrationRoutes } from './routes/registration';
@@ -42,6 +44,7 @@ import { userRoutes } from './routes/users';
 import { createBackgroundTasks } from './platform/background';
 import { createLocalFileStorage, type FileStorage } from './platform/file-storage';
 import { resolveJwtSecret } from './services/identity/jwt-secret';
+import { requireOAuthKeyForStoredConfigs } from './services/identity/oauth-configs';
 import { scheduleUpkeep } from './upkeep';
 import { createMailer, type Mailer } from './platform/mailer';
 import { createSqlRateLimitStore, type RateLimitStore } from './platform/rate-limit';
@@ -82,6 +85,8 @@ const IDLE_REAP_MS = 100;
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = opts;
+  // Before anything listens: stored OAuth secrets without the key that opens them would fail every SSO sign-in.
+  await requireOAuthKeyForStoredConfigs(db, config.oauthSecretKey);
   const logger = opts.logger ?? true;
   const serverOptions = {
     trustProxy: config.trustProxy,
@@ -153,6 +158,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await feedbackRoutes(api, ctx, guards);
       await globalPolicyRoutes(api, ctx, guards);
       await usageReportRoutes(api, ctx, guards);
+      await oauthConfigRoutes(api, ctx, guards);
+      await systemPromptRoutes(api, ctx, guards);
       await clientRoutes(api, ctx, guards);
       await subscriptionRoutes(api, ctx, guards);
     },

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_UPLOAD_MAX_MB } from '../contract/documents-constants';
+import { parseSecretKey } from './lib/secret-box';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -18,6 +19,11 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset to use SQLite in DATA_DIR)')
     .optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Seals the OAuth client secrets in the database (AES-256-GCM): 32 bytes as 64 hex digits or base64. */
+  OAUTH_SECRET_KEY: z
+    .string()
+    .refine((v) => parseSecretKey(v) !== undefined, { error: 'must be 32 bytes written as 64 hex digits or as base64 (openssl rand -base64 32)' })
+    .optional(),
   PUBLIC_URL: z.url({ error: 'must be an absolute URL such as https://tanya.example.com' }).optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().default('Tanya <no-reply@tanya.local>'),
@@ -154,6 +160,8 @@ export interface Config {
   sqlitePath: string;
   /** Undefined: generated once and kept in DATA_DIR/jwt-secret (see services/jwt-secret.ts). */
   jwtSecret: string | undefined;
+  /** OAUTH_SECRET_KEY: undefined, and OAuth configurations cannot be added (nor the server start once some exist). */
+  oauthSecretKey: Buffer | undefined;
   /** Origin plus optional path, without a trailing slash. */
   publicUrl: string;
   smtpUrl: string | undefined;
@@ -228,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     sqlitePath: path.join(dataDir, 'tanya.db'),
     jwtSecret: e.JWT_SECRET,
+    oauthSecretKey: e.OAUTH_SECRET_KEY === undefined ? undefined : parseSecretKey(e.OAUTH_SECRET_KEY),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

@@ -327,6 +327,29 @@ export interface JobsTable {
   updated_at: IsoTimestamp;
 }
 
+/** A client's OAuth sign-in settings (migration 2026-11-30-02); the secret only sealed (server/lib/secret-box.ts). */
+export interface OAuthConfigsTable {
+  id: string;
+  client_id: string;
+  provider: 'microsoft' | 'google';
+  tenant_id: string | null;
+  provider_client_id: string;
+  secret_sealed: string;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+/** The superuser's system prompts (migration 2026-11-30-02): at most one active per scope (everyone's, a client's). */
+export interface SystemPromptsTable {
+  id: string;
+  name: string;
+  content: string;
+  client_id: string | null;
+  is_active: IntBool;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
 export interface Database {
   clients: ClientsTable;
   packages: PackagesTable;
@@ -354,4 +377,6 @@ export interface Database {
   documents: DocumentsTable;
   document_chunks: DocumentChunksTable;
   jobs: JobsTable;
+  oauth_configs: OAuthConfigsTable;
+  system_prompts: SystemPromptsTable;
 }

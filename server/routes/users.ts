@@ -17,11 +17,13 @@ import { updateOwnPreferences } from '../services/identity/preferences';
 import { toOwnUserView } from '../services/identity/user-view';
 import { listUsersIn, setUserStatus, updateUser } from '../services/identity/users';
 
-const OWN_ORGANISATION = "Admins only, for the people of their own organisation (another organisation's person is 404).";
+const OWN_ORGANISATION =
+  "Admins, for the people of their own organisation (another organisation's person is 404); the superuser, for the " +
+  'people of any organisation.';
 
 export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: AuthGuards): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const adminOnly = guards.requireRole('admin');
+  const adminOrSuperuser = guards.requireRole('admin', 'superuser');
   const tags = ['users'];
 
   api.get(
@@ -70,7 +72,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: 
   api.get(
     paths.users,
     {
-      onRequest: guards.requireRole('admin', 'superuser'),
+      onRequest: adminOrSuperuser,
       config: { clientIdQuery: OTHER_ORGANISATION_USERS },
       schema: {
         summary: 'People of an organisation, by name',
@@ -91,7 +93,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: 
   api.patch(
     paths.user,
     {
-      onRequest: adminOnly,
+      onRequest: adminOrSuperuser,
       schema: {
         summary: "Change a person's name, role, department or unit",
         description:
@@ -109,7 +111,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext, guards: 
   api.patch(
     paths.userStatus,
     {
-      onRequest: adminOnly,
+      onRequest: adminOrSuperuser,
       schema: {
         summary: 'Activate or deactivate a person',
         description:

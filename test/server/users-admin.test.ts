@@ -84,13 +84,12 @@ describe(`user administration (${dbKind})`, () => {
   const stored = async (id: string) => (await findUserById(t.db, id))!;
 
   describe('roles', () => {
-    it('refuses a user every route (403), the superuser the changes (403), and nobody signed out (401)', async () => {
+    // The superuser may change any organisation's people (issue 30): superuser-users.test.ts.
+    it('refuses a user every route (403), and nobody signed out (401)', async () => {
       const target = aPeople[1]!.id;
       refused(await call('GET', '/', plainUser), 403, FORBIDDEN);
-      for (const headers of [plainUser, superuser]) {
-        refused(await patch(target, { name: 'Taken over' }, headers), 403, FORBIDDEN);
-        refused(await setStatus(target, 'inactive', headers), 403, FORBIDDEN);
-      }
+      refused(await patch(target, { name: 'Taken over' }, plainUser), 403, FORBIDDEN);
+      refused(await setStatus(target, 'inactive', plainUser), 403, FORBIDDEN);
       expect((await call('GET', '/', {})).statusCode).toBe(401);
       expect((await patch(target, { name: 'Taken over' }, {})).statusCode).toBe(401);
       expect((await setStatus(target, 'inactive', {})).statusCode).toBe(401);

@@ -6,6 +6,7 @@ import type { UserRecord } from '../../db/repositories/users';
 import { callImageModel, type ImageCall } from './tools/image-generation';
 import { buildPrompt, moment, startReply, type CallOutcome, type PreparedCall, type SendTimings } from './chat-stream';
 import { requireFeatures } from '../organisation/entitlements';
+import { requireFairUse } from '../organisation/fair-use';
 import { planExchange, saveExchange, type Exchange, type ExchangePlan, type SendMessage } from './exchange';
 import { callModel } from './model-call';
 import { EMPTY_REPLY_CONTEXT, gatherReplyContext } from './reply-context';
@@ -31,7 +32,7 @@ export function requestedFeatures(request: SendMessage): Feature[] {
 }
 
 /**
- * POST /chat/messages up to the stream (`receivedAt`: when the server took the request up, for the timings): every refusal (429 too many questions, 403 a feature outside the package,
+ * POST /chat/messages up to the stream (`receivedAt`: when the server took the request up, for the timings): every refusal (429 too many questions or the month's fair use spent, 403 a feature outside the package,
  * 404, 409) comes from here, before anything is streamed. The model is asked as soon as the send is known to be
  * allowed, and the question saved while it works on its first token; then the reply is written in the background.
  * A send with web browsing is saved and its stream opened first: searching and reading pages takes seconds, which
@@ -45,6 +46,7 @@ export async function startSend(ctx: AppContext, user: UserRecord, request: Send
     await enforceRateLimit(ctx.rateLimits, `messages:user:${user.id}`, ctx.config.rateLimits.messagesPerUser, 'messages');
     timings.rateLimit = moment();
     await requireFeatures(ctx.db, user, requestedFeatures(request));
+    await requireFairUse(ctx.db, user.client_id);
     timings.entitlements = moment();
     return planExchange(ctx.db, user, request, ctx.config.llm.historyTokens);
   });

@@ -13,6 +13,7 @@ import {
 import type { Database } from '../../db/database';
 import { findDepartmentInClient, findUnitInDepartment, unitNamesOf } from '../../db/repositories/departments';
 import {
+  findUserById,
   findUserInClient,
   listUsers,
   updateUserInClient,
@@ -22,7 +23,7 @@ import {
 } from '../../db/repositories/users';
 import { inTransaction } from '../../db/transaction';
 import { InvalidError, NotFoundError } from '../errors';
-import { organisationFilter, organisationIn, type Scope } from '../scope';
+import { organisationFilter, type Scope } from '../scope';
 import { pageWindow, totalPages } from '../paging';
 import { claimSeat } from '../organisation/seats';
 import { endAllSessions, renewAccessTokens } from './session';
@@ -57,13 +58,22 @@ export async function listUsersIn(db: Kysely<Database>, scope: Scope, opts: User
   };
 }
 
-// The admin's changes (the routes allow admins only), always within the caller's own organisation: another
-// organisation's person answers exactly like one that does not exist.
+// Changes by an admin, always within their own organisation (another organisation's person answers exactly like one
+// that does not exist), or by the superuser, for a person of any organisation (never another superuser).
 
 async function ownUser(db: Kysely<Database>, clientId: string, id: string): Promise<UserRecord> {
   const user = await findUserInClient(db, clientId, id);
   if (!user) throw new NotFoundError(USER_NOT_FOUND);
   return user;
+}
+
+/** The organisation of the person `id` as the scope allows it: the scope's own, or (every organisation) the person's. */
+async function organisationOfPerson(db: Kysely<Database>, scope: Scope, id: string): Promise<string> {
+  const clientId = organisationFilter(scope);
+  if (clientId !== undefined) return clientId;
+  const person = await findUserById(db, id);
+  if (!person?.client_id) throw new NotFoundError(USER_NOT_FOUND);
+  return person.client_id;
 }
 
 /**
@@ -98,9 +108,9 @@ async function assignment(
   return { department_id: departmentId, unit_id: unitId };
 }
 
-/** PATCH /users/{id}: name, role, department and unit of a person of the admin's organisation. */
+/** PATCH /users/{id}: name, role, department and unit of a person of the admin's organisation (the superuser's: any). */
 export async function updateUser(db: Kysely<Database>, scope: Scope, admin: Caller, id: string, input: UpdateUserRequest): Promise<User> {
-  const clientId = organisationIn(scope);
+  const clientId = await organisationOfPerson(db, scope, id);
   const updated = await inTransaction(db, async (trx) => {
     const user = await ownUser(trx, clientId, id);
     if (input.role !== undefined && input.role !== user.role && user.id === admin.id) {
@@ -128,7 +138,7 @@ export async function setUserStatus(
   id: string,
   status: UserRecord['status'],
 ): Promise<User> {
-  const clientId = organisationIn(scope);
+  const clientId = await organisationOfPerson(db, scope, id);
   const updated = await inTransaction(db, async (trx) => {
     const user = await ownUser(trx, clientId, id);
     if (user.id === admin.id && status !== 'active') throw new InvalidError(OWN_ACCOUNT_UNDEACTIVATABLE);

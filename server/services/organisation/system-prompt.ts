@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database';
 import { findPolicyPrompt } from '../../db/repositories/global-policy';
+import { findEffectiveSystemPrompt } from '../../db/repositories/system-prompts';
 import type { UserRecord } from '../../db/repositories/users';
 
 export interface SystemPromptInput {
@@ -8,10 +9,7 @@ export interface SystemPromptInput {
   now: Date;
 }
 
-/**
- * One part of the system prompt, or undefined to add nothing. The superuser's system prompts will be a further
- * source in SOURCES below, reading their rows through `db`.
- */
+/** One part of the system prompt, or undefined to add nothing. */
 export type SystemPromptSource = (db: Kysely<Database>, input: SystemPromptInput) => Promise<string | undefined> | string | undefined;
 
 /** Made once: toLocaleDateString with options builds a new formatter on every call (about a millisecond). */
@@ -29,6 +27,12 @@ const basePrompt: SystemPromptSource = (_db, { user, now }) => {
   ].join('\n');
 };
 
+/**
+ * The superuser's system prompt (system-prompts.ts): the client's active one, else everyone's active one. After the
+ * basics, which it may refine, and before the organisation's policy, which has the last word for its people.
+ */
+const superuserPrompt: SystemPromptSource = async (db, { user }) => (await findEffectiveSystemPrompt(db, user.client_id))?.content;
+
 /** The organisation's global policy (set by its admin): it binds every answer, so it comes after the basics. */
 const organisationPolicy: SystemPromptSource = async (db, { user }) => {
   if (!user.client_id) return undefined;
@@ -37,7 +41,7 @@ const organisationPolicy: SystemPromptSource = async (db, { user }) => {
 };
 
 /** In order; each non-empty part becomes a paragraph of the prompt. */
-const SOURCES: readonly SystemPromptSource[] = [basePrompt, organisationPolicy];
+const SOURCES: readonly SystemPromptSource[] = [basePrompt, superuserPrompt, organisationPolicy];
 
 /** The system prompt of every reply: composed here and nowhere else. */
 export async function composeSystemPrompt(

@@ -5,6 +5,7 @@ import type { Database } from '../../db/database';
 import { findDashboardSnapshot, saveDashboardSnapshot } from '../../db/repositories/dashboard-snapshots';
 import { peoplePerMonth, topDepartments, topUsers } from '../../db/repositories/usage-reports';
 import { organisationIn, type Scope } from '../scope';
+import { fairUseOf } from './fair-use';
 import { monthKey, monthStart } from './usage-period';
 
 /** Computes the organisation's dashboard now (last 12 UTC months, the current one last) and stores it as its latest. */
@@ -30,6 +31,7 @@ export async function generateDashboard(db: Kysely<Database>, scope: Scope): Pro
     top3_dept: departments.map((d) => ({ [d.name]: d.count })),
     top5_user: users,
     generated_at: now.toISOString(),
+    fair_use: await fairUseOf(db, clientId, now),
   };
   await saveDashboardSnapshot(db, clientId, { data: JSON.stringify(data), generated_at: data.generated_at });
   return data;
@@ -40,11 +42,13 @@ export async function generateDashboard(db: Kysely<Database>, scope: Scope): Pro
  * interval), else a new one: many admins watching the dashboard cost one computation per interval.
  */
 export async function latestDashboard(db: Kysely<Database>, scope: Scope): Promise<Dashboard> {
-  const snapshot = await findDashboardSnapshot(db, organisationIn(scope));
+  const clientId = organisationIn(scope);
+  const snapshot = await findDashboardSnapshot(db, clientId);
   if (snapshot && Date.now() - Date.parse(snapshot.generated_at) < DASHBOARD_REFRESH_MS) {
     // A snapshot stored by an older shape of the dashboard is simply made again.
     const stored = dashboard.safeParse(safeJson(snapshot.data));
-    if (stored.success) return stored.data;
+    // The fair use is read fresh: an admin watching it near 100% sees the share the chat is refused at.
+    if (stored.success) return { ...stored.data, fair_use: await fairUseOf(db, clientId) };
   }
   return generateDashboard(db, scope);
 }

@@ -13,6 +13,8 @@ export const namesRecord = (input: OperationInput) =>
 function pathIds(a: RichTenant): Record<string, string> {
   return {
     'users/{id}': a.user.id,
+    // A client's quota: /quotas/client/{id}.
+    'client/{id}': a.clientId,
     'departments/{id}': a.departmentId,
     'units/{unitId}': a.unitId,
     'conversations/{id}': a.conversationId,
@@ -22,6 +24,10 @@ function pathIds(a: RichTenant): Record<string, string> {
     'documents/{id}': a.documentId,
     'files/{key}': a.imageKey,
     'prompt-libraries/{id}': a.promptId,
+    'clients/{id}': a.clientId,
+    // The superuser's own records, of no organisation's people: an id nobody holds, so every caller is refused.
+    'oauth-configs/{configId}': 'no-such-oauth-config',
+    'system-prompts/{id}': 'no-such-system-prompt',
   };
 }
 
@@ -37,6 +43,9 @@ function fieldIds(a: RichTenant): Record<string, unknown> {
     department_ids: a.departmentId,
     unit_ids: a.unitId,
     document_ids: [a.documentId],
+    // An OAuth provider's own identifiers (named like ids), not records of anyone's here.
+    provider_client_id: 'probe-provider-client',
+    tenant_id: 'probe-provider-tenant',
   };
 }
 

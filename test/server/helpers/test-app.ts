@@ -59,6 +59,8 @@ export async function createTestApp(overrides: TestAppOverrides = {}): Promise<T
       STATIC_DIR: path.join(dataDir, 'no-dist'),
       PUBLIC_URL,
       JWT_SECRET: randomBytes(48).toString('base64url'),
+      // Configured like production, so OAuth configurations can be stored; `OAUTH_SECRET_KEY: ''` leaves it unset.
+      OAUTH_SECRET_KEY: randomBytes(32).toString('base64'),
       LOG_LEVEL: 'silent',
       // Suites send many questions (uploads, feedback, prompts) as one person; each limit has its own test.
       MESSAGE_RATE_LIMIT_PER_USER: '10000',
