@@ -17,7 +17,7 @@ import {
   UNIT_NAME_TOO_LONG,
 } from '../contract/departments-constants';
 import type { PagerInput } from './pager.machine';
-import type { ChangeRecordEvent, DeleteRecordEvent, Draft, EditRecordEvent, RecordEditorInput } from './record-editor.machine';
+import { deleteRecord, type ActRecordEvent, type ChangeRecordEvent, type Draft, type EditRecordEvent, type RecordEditorInput } from './record-editor.machine';
 
 /**
  * The Departments page ('Department Management', administration spec section 2, 4 "Department creation", 5, 8):
@@ -101,16 +101,10 @@ export const departmentEvents = {
     draft: { kind: 'addUnit', departmentId, departmentName, name: '' },
     plan: { saved: UNIT_CREATED, failed: UNIT_CREATE_FAILED, then: 'refetch' },
   }),
-  deleteDepartment: (departmentId: string): DeleteRecordEvent => ({
-    type: 'record.delete',
-    target: { kind: 'department', departmentId },
-    plan: { deleted: DEPARTMENT_DELETED, failed: DEPARTMENT_DELETE_FAILED },
-  }),
-  deleteUnit: (departmentId: string, unitId: string): DeleteRecordEvent => ({
-    type: 'record.delete',
-    target: { kind: 'unit', departmentId, unitId },
-    plan: { deleted: UNIT_DELETED, failed: UNIT_DELETE_FAILED },
-  }),
+  deleteDepartment: (departmentId: string): ActRecordEvent =>
+    deleteRecord({ kind: 'department', departmentId }, { deleted: DEPARTMENT_DELETED, failed: DEPARTMENT_DELETE_FAILED }),
+  deleteUnit: (departmentId: string, unitId: string): ActRecordEvent =>
+    deleteRecord({ kind: 'unit', departmentId, unitId }, { deleted: UNIT_DELETED, failed: UNIT_DELETE_FAILED }),
   /** Typing in the dialog's name field. */
   typeName: (text: string): ChangeRecordEvent => ({ type: 'record.change', patch: { name: text } }),
 };

@@ -1,4 +1,4 @@
-import { assertEvent, assign, sendTo, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
+import { and, assertEvent, assign, sendTo, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import { answerStatusOf } from './answer-status';
 import { serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
@@ -9,23 +9,31 @@ import { report, type ReportsTo } from './report';
 /**
  * One list of records with the dialogs that change them, shared by the admin screens (ARCHITECTURE.md "Screens
  * made of machines": repeated behaviour is one machine used many times). A screen machine is this machine with
- * its input (the list, the dialog's rules, how a failed delete ends) and its actors (`list`, `save`, `remove`);
- * the screen's own words travel in the events that open a dialog (`record.edit`, `record.delete` carry the
- * success and failure sentences of that change), so the machine holds no screen's text.
+ * its input (the list, the dialog's rules, how a failed act ends) and its actors (`list`, `save`, `act`); the
+ * screen's own words travel in the events that open a dialog or start an act (`record.edit`, `record.act` carry
+ * the success and failure sentences of that change), and the screen's own logic in its `rules`, so the machine
+ * holds no screen's text or logic.
  *
  * The list is the shared pager (`list`, invoked for the machine's whole life): `list.search`, `list.goTo`,
  * `list.filter` and `list.retry` go to it, and its failure toasts are passed on.
  *
  * browse -> edit -> saving -> back: `record.edit` opens the dialog (`editing`) with a draft; `record.change`
- * changes fields (clearing their sentences); `form.submit` checks the rules first (a broken one stays in
- * `editing` with its sentence, nothing is sent), then `saving` (tag `busy`, invokes `save`) -> `browsing` with the
- * plan's success toast and the list read again (now, `refetchLater`, or the server's copy put in place), or back
- * to `editing` with the server's sentence, else the plan's, keeping what was typed. `form.cancel` closes it.
+ * changes fields (through `rules.change`, the screen's normaliser, when it has one; clearing the changed fields'
+ * sentences); `form.submit` is possible only when `rules.ready` says so (so `can()` disables the button), then
+ * checks `rules.errors` (a broken one stays in `editing` with its sentence, nothing is sent), then `saving` (tag
+ * `busy`, invokes `save`) -> `browsing` with the plan's success toast and the list read again (now,
+ * `refetchLater`, or the server's copy put in place), or back to `editing` with the server's sentence, else the
+ * plan's, keeping what was typed. `form.cancel` closes it.
  *
- * confirm -> deleting: `record.delete` asks first (`confirming`); `delete.confirm` -> `deleting` (tag `busy`,
- * invokes `remove`) -> `browsing` with the plan's toast and the list read again; a failure says so and closes the
- * question, or with `delete.askAgain` keeps it open (back to `confirming`). With `delete.goneIsDone` a 404 (gone
- * already, from another tab) is the same outcome as a delete.
+ * act -> (confirm) -> acting: `record.act` changes one record other than through the dialog (a delete, a status
+ * switched, a mail sent again), when `rules.mayAct` allows it for that target (the view asks `can()`). With
+ * `confirm` it asks first (`confirming`: `act.confirm` goes on, `act.cancel` sends nothing), otherwise it runs at
+ * once. `acting` (tag `busy`, invokes `act` with the target; the screen's actor tells its acts apart by the
+ * target) -> `browsing` with the plan's toast and the list read again, the server's copy put in place, or the list
+ * kept; a failure says so (the server's sentence, else the plan's; `act.serverSentence: false`: always the plan's)
+ * and closes the question, or with `act.askAgain` keeps a confirmed one open (back to `confirming`). With
+ * `act.goneIsDone` a 404 (gone already, from another tab) is the same outcome as done. `deleteRecord` builds a
+ * delete: a confirmed act that reads the list again.
  */
 
 /** A record as a dialog holds it: its fields by name. */
@@ -41,25 +49,34 @@ export interface SavePlan {
   then: 'refetch' | 'refetchLater' | 'upsert';
 }
 
-export interface DeletePlan {
-  deleted: string;
+/** The words of one act, and what the list does once it is done. */
+export interface ActPlan {
+  done: string;
   failed: string;
+  /** `refetch` reads the list again, `upsert` puts the server's copy in place, `keep` leaves it (a mail sent changes no row). */
+  then: 'refetch' | 'upsert' | 'keep';
 }
 
 export interface EditorRules {
-  /** The dialog's rules, checked before any call (none: every draft may be saved). */
+  /** The dialog's rules, checked on submit before any call (none: every draft may be saved). */
   errors?: (draft: Draft) => FieldErrors | null;
+  /** Whether the draft may be submitted at all (none: always); the view's button asks `can({ type: 'form.submit' })`. */
+  ready?: (draft: Draft) => boolean;
+  /** The draft after a change (fields that depend on each other); none: the patch is merged in. */
+  change?: (draft: Draft, patch: Draft) => Draft;
   /** The draft as `save` is asked for it (names trimmed, ...); the draft itself without one. */
   request?: (draft: Draft) => unknown;
+  /** Whether this act may be started on this target (none: every one); the view asks `can()`. */
+  mayAct?: (target: Draft) => boolean;
 }
 
 export interface RecordEditorInput extends ReportsTo {
   list: PagerInput;
   rules?: EditorRules;
-  delete?: {
-    /** A failed delete keeps the question open (the person may confirm again, or cancel). */
+  act?: {
+    /** A failed confirmed act keeps the question open (the person may confirm again, or cancel). */
     askAgain?: boolean;
-    /** A 404 means someone else deleted it already: the same outcome as deleting it. */
+    /** A 404 means someone else deleted it already: the same outcome as done. */
     goneIsDone?: boolean;
     /** A failure says the server's sentence when it gave one (default); false: always the plan's. */
     serverSentence?: boolean;
@@ -70,16 +87,18 @@ export interface RecordEditorInput extends ReportsTo {
 
 export interface RecordEditorContext extends ReportsTo {
   rules: EditorRules;
-  deleteRules: NonNullable<RecordEditorInput['delete']>;
+  actRules: NonNullable<RecordEditorInput['act']>;
   refetchLaterMs: number;
   listInput: PagerInput;
   /** The open dialog's record. */
   draft: Draft | null;
   errors: FieldErrors;
   plan: SavePlan | null;
-  /** What the open confirmation (and the delete) is about. */
+  /** What the open confirmation (and the act) is about. */
   target: Draft | null;
-  deletePlan: DeletePlan | null;
+  actPlan: ActPlan | null;
+  /** The act was confirmed first (only such a one may be asked again). */
+  asked: boolean;
 }
 
 export type RecordEditorEvent =
@@ -91,26 +110,34 @@ export type RecordEditorEvent =
   | { type: 'record.change'; patch: Draft }
   | { type: 'form.submit' }
   | { type: 'form.cancel' }
-  | { type: 'record.delete'; target: Draft; plan: DeletePlan }
-  | { type: 'delete.confirm' }
-  | { type: 'delete.cancel' }
+  | { type: 'record.act'; target: Draft; plan: ActPlan; confirm: boolean }
+  | { type: 'act.confirm' }
+  | { type: 'act.cancel' }
   /** From the list: its failure toasts, passed on. */
   | Notice
   | DoneActorEvent<unknown, 'save'>
   | ErrorActorEvent<unknown, 'save'>
-  | DoneActorEvent<unknown, 'remove'>
-  | ErrorActorEvent<unknown, 'remove'>;
+  | DoneActorEvent<unknown, 'act'>
+  | ErrorActorEvent<unknown, 'act'>;
 
-/** The events a screen builds with its own words: open the dialog, change its fields, ask about a delete. */
+/** The events a screen builds with its own words: open the dialog, change its fields, act on a record. */
 export type EditRecordEvent = Extract<RecordEditorEvent, { type: 'record.edit' }>;
 export type ChangeRecordEvent = Extract<RecordEditorEvent, { type: 'record.change' }>;
-export type DeleteRecordEvent = Extract<RecordEditorEvent, { type: 'record.delete' }>;
+export type ActRecordEvent = Extract<RecordEditorEvent, { type: 'record.act' }>;
+
+/** A delete: asked first, and the list read again once it is done. */
+export const deleteRecord = (target: Draft, words: { deleted: string; failed: string }): ActRecordEvent => ({
+  type: 'record.act',
+  target,
+  plan: { done: words.deleted, failed: words.failed, then: 'refetch' },
+  confirm: true,
+});
 
 /** The sentences of a draft's broken rules ({} when it may be saved). */
 export const draftErrors = (rules: EditorRules, draft: Draft | null): FieldErrors => (draft && rules.errors?.(draft)) || {};
 
 const closedDialog = { draft: null, errors: {}, plan: null };
-const closedQuestion = { target: null, deletePlan: null };
+const closedQuestion = { target: null, actPlan: null, asked: false };
 
 export const recordEditorMachine = setup({
   types: {
@@ -119,22 +146,33 @@ export const recordEditorMachine = setup({
     input: {} as RecordEditorInput,
     emitted: {} as Notice,
     tags: {} as 'busy',
-    children: {} as { list: 'list'; save: 'save'; remove: 'remove' },
+    children: {} as { list: 'list'; save: 'save'; act: 'act' },
   },
   actors: {
     list: pagerMachine,
     save: notProvided<unknown, unknown>('save'),
-    remove: notProvided<unknown, Draft>('remove'),
+    act: notProvided<unknown, Draft>('act'),
   },
   delays: {
     REFETCH_LATER: ({ context }) => context.refetchLaterMs,
   },
   guards: {
+    draftIsReady: ({ context }) => context.draft !== null && (context.rules.ready?.(context.draft) ?? true),
     draftIsValid: ({ context }) => Object.keys(draftErrors(context.rules, context.draft)).length === 0,
+    mayAct: ({ context, event }) => {
+      assertEvent(event, 'record.act');
+      return context.rules.mayAct?.(event.target) ?? true;
+    },
+    asksFirst: ({ event }) => {
+      assertEvent(event, 'record.act');
+      return event.confirm;
+    },
     refetchLater: ({ context }) => context.plan?.then === 'refetchLater',
     upsert: ({ context }) => context.plan?.then === 'upsert',
-    alreadyGone: ({ context, event }) => context.deleteRules.goneIsDone === true && answerStatusOf((event as { error?: unknown }).error) === 404,
-    askAgain: ({ context }) => context.deleteRules.askAgain === true,
+    actUpserts: ({ context }) => context.actPlan?.then === 'upsert',
+    actKeepsList: ({ context }) => context.actPlan?.then === 'keep',
+    alreadyGone: ({ context, event }) => context.actRules.goneIsDone === true && answerStatusOf((event as { error?: unknown }).error) === 404,
+    askAgain: ({ context }) => context.actRules.askAgain === true && context.asked,
   },
   actions: {
     passNotice: report(({ event }: { event: Notice }) => event),
@@ -142,16 +180,20 @@ export const recordEditorMachine = setup({
     reportSaveFailed: report(({ context, event }: { context: RecordEditorContext; event: { error?: unknown } }) =>
       notice('error', serverDetailOf(event.error) ?? context.plan!.failed),
     ),
-    reportDeleted: report(({ context }: { context: RecordEditorContext }) => notice('success', context.deletePlan!.deleted)),
-    reportDeleteFailed: report(({ context, event }: { context: RecordEditorContext; event: { error?: unknown } }) =>
-      notice('error', (context.deleteRules.serverSentence === false ? null : serverDetailOf(event.error)) ?? context.deletePlan!.failed),
+    reportDone: report(({ context }: { context: RecordEditorContext }) => notice('success', context.actPlan!.done)),
+    reportActFailed: report(({ context, event }: { context: RecordEditorContext; event: { error?: unknown } }) =>
+      notice('error', (context.actRules.serverSentence === false ? null : serverDetailOf(event.error)) ?? context.actPlan!.failed),
     ),
     showErrors: assign(({ context }) => ({ errors: draftErrors(context.rules, context.draft) })),
+    holdAct: assign(({ event }) => {
+      assertEvent(event, 'record.act');
+      return { target: event.target, actPlan: event.plan, asked: event.confirm };
+    }),
     refetchList: sendTo('list', { type: 'pager.refetch' }),
     refetchListLater: sendTo('list', { type: 'pager.refetch' }, { delay: 'REFETCH_LATER' }),
     /** The server's copy replaces the row (never adds one: the page shows what it read). */
     showServerCopy: sendTo('list', ({ event }) => {
-      assertEvent(event, 'xstate.done.actor.save');
+      assertEvent(event, ['xstate.done.actor.save', 'xstate.done.actor.act']);
       return { type: 'item.upsert' as const, item: event.output as PagerItem, insert: false };
     }),
     closeDialog: assign(closedDialog),
@@ -162,7 +204,7 @@ export const recordEditorMachine = setup({
   context: ({ input }) => ({
     parent: input.parent,
     rules: input.rules ?? {},
-    deleteRules: input.delete ?? {},
+    actRules: input.act ?? {},
     refetchLaterMs: input.refetchLaterMs ?? 0,
     listInput: input.list,
     ...closedDialog,
@@ -179,23 +221,29 @@ export const recordEditorMachine = setup({
   },
   states: {
     browsing: {
-      description: 'The list is shown; a row may be opened in the dialog, or its delete asked about.',
+      description: 'The list is shown; a row may be opened in the dialog, or acted on (asked about first when the act says so).',
       on: {
         'record.edit': { target: 'editing', actions: assign(({ event }) => ({ draft: event.draft, plan: event.plan, errors: {} })) },
-        'record.delete': { target: 'confirming', actions: assign(({ event }) => ({ target: event.target, deletePlan: event.plan })) },
+        'record.act': [
+          { guard: and(['mayAct', 'asksFirst']), target: 'confirming', actions: 'holdAct' },
+          { guard: 'mayAct', target: 'acting', actions: 'holdAct' },
+        ],
       },
     },
     editing: {
-      description: 'The dialog is open with the draft; its rules are checked on submit, before any call.',
+      description: 'The dialog is open with the draft; submit needs a ready draft, and its rules are checked before any call.',
       on: {
         'record.change': {
           // Typing in a field clears its sentence; the next submit checks again.
           actions: assign(({ context, event }) => ({
-            draft: { ...context.draft, ...event.patch },
+            draft: context.rules.change ? context.rules.change(context.draft!, event.patch) : { ...context.draft, ...event.patch },
             errors: Object.fromEntries(Object.entries(context.errors).filter(([field]) => !(field in event.patch))),
           })),
         },
-        'form.submit': [{ guard: 'draftIsValid', target: 'saving' }, { actions: 'showErrors' }],
+        'form.submit': [
+          { guard: and(['draftIsReady', 'draftIsValid']), target: 'saving' },
+          { guard: 'draftIsReady', actions: 'showErrors' },
+        ],
         'form.cancel': { target: 'browsing', actions: 'closeDialog' },
       },
     },
@@ -215,24 +263,28 @@ export const recordEditorMachine = setup({
       },
     },
     confirming: {
-      description: 'Asks before deleting: nothing is sent until the person confirms.',
+      description: 'Asks before the act (a delete, a deactivation): nothing is sent until the person confirms.',
       on: {
-        'delete.confirm': 'deleting',
-        'delete.cancel': { target: 'browsing', actions: 'closeQuestion' },
+        'act.confirm': 'acting',
+        'act.cancel': { target: 'browsing', actions: 'closeQuestion' },
       },
     },
-    deleting: {
-      description: 'The record is being deleted; the question stays on screen until the server answers.',
+    acting: {
+      description: 'The act on the target is running; its row (or the question) shows it is busy until the server answers.',
       tags: ['busy'],
       invoke: {
-        id: 'remove',
-        src: 'remove',
+        id: 'act',
+        src: 'act',
         input: ({ context }) => context.target!,
-        onDone: { target: 'browsing', actions: ['reportDeleted', 'refetchList', 'closeQuestion'] },
+        onDone: [
+          { guard: 'actUpserts', target: 'browsing', actions: ['showServerCopy', 'reportDone', 'closeQuestion'] },
+          { guard: 'actKeepsList', target: 'browsing', actions: ['reportDone', 'closeQuestion'] },
+          { target: 'browsing', actions: ['reportDone', 'refetchList', 'closeQuestion'] },
+        ],
         onError: [
-          { guard: 'alreadyGone', target: 'browsing', actions: ['reportDeleted', 'refetchList', 'closeQuestion'] },
-          { guard: 'askAgain', target: 'confirming', actions: 'reportDeleteFailed' },
-          { target: 'browsing', actions: ['reportDeleteFailed', 'closeQuestion'] },
+          { guard: 'alreadyGone', target: 'browsing', actions: ['reportDone', 'refetchList', 'closeQuestion'] },
+          { guard: 'askAgain', target: 'confirming', actions: 'reportActFailed' },
+          { target: 'browsing', actions: ['reportActFailed', 'closeQuestion'] },
         ],
       },
     },

@@ -1,41 +1,39 @@
-import { and, assertEvent, assign, sendTo, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import type { User } from '../contract/user';
 import type { UpdateUserRequest } from '../contract/users';
-import { USER_PAGE_SIZE } from '../contract/users-constants';
 import { VERIFICATION_EMAIL_FAILED, VERIFICATION_EMAIL_SENT } from '../contract/registration-constants';
 import {
   USER_NAME_MAX_LENGTH,
   USER_NAME_REQUIRED,
   USER_NAME_TOO_LONG,
+  USER_PAGE_SIZE,
   USER_STATUS_UPDATE_FAILED,
   USER_STATUS_UPDATED,
   USER_UPDATE_FAILED,
   USER_UPDATED,
   USERS_FETCH_FAILED,
 } from '../contract/users-constants';
-import { serverDetailOf } from './load-failure';
-import { notProvided } from './not-provided';
-import { notice, type Notice } from './notice';
-import { pagerMachine, type PagerInput } from './pager.machine';
-import { report } from './report';
+import type { PagerInput } from './pager.machine';
+import type { ActRecordEvent, ChangeRecordEvent, Draft, EditRecordEvent, RecordEditorEvent, RecordEditorInput } from './record-editor.machine';
 
 /**
  * The Users page ('User Management', administration spec sections 2, 4 "User status", 5 "Edit user", 8, 9):
- * the organisation's people, their status, the Edit User dialog and the activation e-mail sent again.
+ * the organisation's people, their status, the Edit User dialog and the activation e-mail sent again. The page's
+ * machine is the shared record editor (machines/record-editor.machine.ts) with `usersAdminInput(meId)` and
+ * `userEvents`:
  *
- * The list is the shared pager (`list`, invoked): 10 a page with page buttons, search after 2000 ms of quiet, and
- * a status filter (All, Active, Inactive). One change at a time, each its own invoked actor:
- * - `switching` (tag `busy`, invokes `switchStatus` with the opposite status): the row changes only when the server
- *   says so (the server's copy goes into the list); a failure leaves the row as it was. A person's own row is never
- *   switched (guard `notOwnRow`; the server refuses too, the view asks `can()`).
- * - `confirmingDeactivation`: switching an active person off first asks (it ends their access at once; a slip of
- *   the finger on a phone's list should not): `deactivation.confirm` goes on to `switching`, `deactivation.cancel`
- *   back to `browsing` with nothing sent. Switching an inactive person on needs no confirmation.
- * - `editing` (the Edit User dialog) -> `saving` (tag `busy`, invokes `save`) -> `browsing` with the server's copy
- *   in the list, or back to `editing` with the server's sentence else the spec's, keeping what was typed. Update
- *   needs a department (guard `hasDepartment`, so `can()` disables the button); the name is checked before any call.
- *   A new department clears the unit. One's own role is not offered (the server refuses changing it).
- * - `resending` (tag `busy`, invokes `resend`): the activation e-mail of a person still to verify.
+ * The list: 10 a page with page buttons, search after 2000 ms of quiet, and a status filter (All, Active,
+ * Inactive). One change at a time:
+ * - The status switch is an act (`kind: 'status'`, the opposite status): the row changes only when the server says
+ *   so (the server's copy goes into the list); a failure leaves the row as it was. A person's own row is never
+ *   switched (`rules.mayAct`; the server refuses too, the view asks `can()`). Switching an active person off first
+ *   asks ('Deactivate User': it ends their access at once; a slip of the finger on a phone's list should not);
+ *   switching an inactive person on needs no confirmation.
+ * - The Edit User dialog (`record.edit`) saves with the server's copy put in the list, or keeps what was typed
+ *   with the server's sentence else the spec's. Update needs a department, and a unit when the department has any
+ *   (`rules.ready`, so `can()` disables the button); the name is checked before any call. A new department clears
+ *   the unit, no unit before a department, and one's own role does not change (`rules.change`; the server refuses
+ *   changing it, and the view does not offer it).
+ * - Resending the activation e-mail of a person still to verify is an act too (`kind: 'resend'`); the list stays.
  */
 
 /** Spec section 9: user search debounce 2000 ms. */
@@ -71,58 +69,8 @@ export interface SaveUserRequest {
   body: UpdateUserRequest;
 }
 
-export interface StatusChange {
-  userId: string;
-  status: User['status'];
-}
-
-export interface UsersAdminInput {
-  /** The signed-in person's id (their own row cannot be switched off, nor their role changed). */
-  meId: string;
-}
-
-/** The person whose deactivation waits for the admin's confirmation (their name is the dialog's). */
-export interface PendingDeactivation {
-  userId: string;
-  name: string;
-}
-
-export interface UsersAdminContext {
-  meId: string;
-  deactivating: PendingDeactivation | null;
-  draft: UserDraft | null;
-  nameError: string | null;
-  switching: StatusChange | null;
-  resendingFor: string | null;
-}
-
-export type UsersAdminEvent =
-  | { type: 'users.search'; text: string }
-  | { type: 'users.filter'; status: StatusFilter }
-  | { type: 'users.goTo'; page: number }
-  | { type: 'users.retry' }
-  /** `name`: the person's, for the deactivation's confirmation. */
-  | { type: 'user.switchStatus'; userId: string; status: User['status']; name?: string }
-  | { type: 'deactivation.confirm' }
-  | { type: 'deactivation.cancel' }
-  | { type: 'user.resend'; userId: string }
-  /** `unitRequired`: the person's department has units (absent: it has none, or they have no department). */
-  | { type: 'user.edit'; user: Pick<User, 'id' | 'email' | 'name' | 'role' | 'department_id' | 'unit_id'>; unitRequired?: boolean }
-  | { type: 'field.name'; text: string }
-  | { type: 'field.role'; role: EditableRole }
-  /** `unitRequired`: the department has units (the view knows the departments; absent: it has none). */
-  | { type: 'field.department'; departmentId: string | null; unitRequired?: boolean }
-  | { type: 'field.unit'; unitId: string | null }
-  | { type: 'form.submit' }
-  | { type: 'form.cancel' }
-  /** From the list: its failure toasts, passed on. */
-  | Notice
-  | DoneActorEvent<User, 'save'>
-  | ErrorActorEvent<unknown, 'save'>
-  | DoneActorEvent<User, 'switchStatus'>
-  | ErrorActorEvent<unknown, 'switchStatus'>
-  | DoneActorEvent<unknown, 'resend'>
-  | ErrorActorEvent<unknown, 'resend'>;
+/** What the `act` slot is asked to do: switch a person to `status` (`name`: theirs, for the question), or mail them again. */
+export type UserAct = { kind: 'status'; userId: string; status: User['status']; name: string } | { kind: 'resend'; userId: string };
 
 /** The dialog's rule for the name, in the server's words. */
 export function userNameError(name: string): string | null {
@@ -142,192 +90,89 @@ export function saveRequestOf(draft: UserDraft): SaveUserRequest {
   return { userId: draft.userId, body };
 }
 
-const closed = { draft: null, nameError: null };
+/** Update needs a department, and a unit when the department has any. */
+export const placementComplete = (draft: UserDraft): boolean => draft.departmentId !== null && (!draft.unitRequired || draft.unitId !== null);
 
-export const usersAdminMachine = setup({
-  types: {
-    context: {} as UsersAdminContext,
-    events: {} as UsersAdminEvent,
-    input: {} as UsersAdminInput,
-    emitted: {} as Notice,
-    tags: {} as 'busy',
-    children: {} as { list: 'list'; save: 'save'; switchStatus: 'switchStatus'; resend: 'resend' },
-  },
-  actors: {
-    list: pagerMachine,
-    save: notProvided<User, SaveUserRequest>('save'),
-    switchStatus: notProvided<User, StatusChange>('switchStatus'),
-    resend: notProvided<unknown, { userId: string }>('resend'),
-  },
-  guards: {
-    notOwnRow: ({ context, event }) => {
-      assertEvent(event, 'user.switchStatus');
-      return event.userId !== context.meId;
+/** What the dialog's fields change: `patch` is what the person picked or typed. */
+export function changeUserDraft(draft: UserDraft, patch: Partial<UserDraft>): UserDraft {
+  const next = { ...draft };
+  if (patch.name !== undefined) next.name = patch.name;
+  // One's own role is not offered; a change of it changes nothing.
+  if (patch.role !== undefined && !draft.own) next.role = patch.role;
+  if (patch.departmentId !== undefined) {
+    // A new department clears the unit (it belonged to the old one).
+    next.departmentId = patch.departmentId;
+    next.unitId = patch.departmentId === draft.departmentId ? draft.unitId : null;
+    next.unitRequired = patch.departmentId !== null && (patch.unitRequired ?? false);
+  }
+  // No unit before a department is chosen (the Unit select is disabled then).
+  if (patch.unitId !== undefined && draft.departmentId !== null) next.unitId = patch.unitId;
+  return next;
+}
+
+const asUser = (draft: Draft) => draft as unknown as UserDraft;
+
+/** The record editor's input for the Users page of the signed-in person `meId`. */
+export const usersAdminInput = (meId: string): RecordEditorInput => ({
+  list: userListInput,
+  rules: {
+    errors: (draft) => {
+      const error = userNameError(asUser(draft).name);
+      return error ? { name: error } : null;
     },
-    /** The switch would turn an active person off. */
-    isDeactivation: ({ event }) => {
-      assertEvent(event, 'user.switchStatus');
-      return event.status === 'active';
-    },
-    hasDepartment: ({ context }) => context.draft?.departmentId != null,
-    /** Update needs a department, and a unit when the department has any. */
-    placementComplete: ({ context }) =>
-      context.draft?.departmentId != null && (!context.draft.unitRequired || context.draft.unitId != null),
-    nameIsValid: ({ context }) => userNameError(context.draft?.name ?? '') === null,
-    isOwnDraft: ({ context }) => context.draft?.own === true,
-  },
-  actions: {
-    passNotice: report(({ event }: { event: Notice }) => event),
-    reportSaved: report(() => notice('success', USER_UPDATED)),
-    reportSaveFailed: report(({ event }: { event: { error?: unknown } }) => notice('error', serverDetailOf(event.error) ?? USER_UPDATE_FAILED)),
-    reportSwitched: report(() => notice('success', USER_STATUS_UPDATED)),
-    reportSwitchFailed: report(({ event }: { event: { error?: unknown } }) =>
-      notice('error', serverDetailOf(event.error) ?? USER_STATUS_UPDATE_FAILED),
-    ),
-    reportResent: report(() => notice('success', VERIFICATION_EMAIL_SENT)),
-    reportResendFailed: report(({ event }: { event: { error?: unknown } }) =>
-      notice('error', serverDetailOf(event.error) ?? VERIFICATION_EMAIL_FAILED),
-    ),
-    /** The server's copy of the person replaces the row (never adds one: the page shows what it read). */
-    showServerCopy: sendTo('list', ({ event }) => {
-      assertEvent(event, ['xstate.done.actor.save', 'xstate.done.actor.switchStatus']);
-      return { type: 'item.upsert' as const, item: event.output, insert: false };
-    }),
-  },
-}).createMachine({
-  id: 'usersAdmin',
-  context: ({ input }) => ({ meId: input.meId, ...closed, switching: null, resendingFor: null, deactivating: null }),
-  invoke: { id: 'list', src: 'list', input: ({ self }) => ({ ...userListInput, parent: self }) },
-  initial: 'browsing',
-  on: {
-    'users.search': { actions: sendTo('list', ({ event }) => ({ type: 'pager.search' as const, text: event.text })) },
-    'users.filter': {
-      actions: sendTo('list', ({ event }) => ({
-        type: 'pager.filter' as const,
-        filters: event.status === 'all' ? {} : { status: event.status },
-      })),
-    },
-    'users.goTo': { actions: sendTo('list', ({ event }) => ({ type: 'pager.goTo' as const, page: event.page })) },
-    'users.retry': { actions: sendTo('list', { type: 'pager.load' }) },
-    'notice.show': { actions: 'passNotice' },
-  },
-  states: {
-    browsing: {
-      description: 'The User Management table with search, status filter and pages.',
-      on: {
-        'user.switchStatus': [
-          {
-            guard: and(['notOwnRow', 'isDeactivation']),
-            target: 'confirmingDeactivation',
-            actions: assign(({ event }) => ({ deactivating: { userId: event.userId, name: event.name ?? '' } })),
-          },
-          {
-            guard: 'notOwnRow',
-            target: 'switching',
-            actions: assign(({ event }) => ({ switching: { userId: event.userId, status: oppositeStatus(event.status) } })),
-          },
-        ],
-        'user.resend': { target: 'resending', actions: assign(({ event }) => ({ resendingFor: event.userId })) },
-        'user.edit': {
-          target: 'editing',
-          actions: assign(({ context, event }) => ({
-            draft: {
-              userId: event.user.id,
-              email: event.user.email,
-              name: event.user.name,
-              // A superuser is never listed for an admin; were one shown, the dialog still offers only these two.
-              role: event.user.role === 'admin' ? ('admin' as const) : ('user' as const),
-              departmentId: event.user.department_id,
-              unitId: event.user.unit_id,
-              unitRequired: event.unitRequired ?? false,
-              own: event.user.id === context.meId,
-            },
-            nameError: null,
-          })),
-        },
-      },
-    },
-    confirmingDeactivation: {
-      description: 'The Deactivate User dialog is open: nothing is sent until the admin confirms.',
-      on: {
-        'deactivation.confirm': {
-          target: 'switching',
-          actions: assign(({ context }) => ({
-            switching: { userId: context.deactivating!.userId, status: 'inactive' as const },
-            deactivating: null,
-          })),
-        },
-        'deactivation.cancel': { target: 'browsing', actions: assign({ deactivating: null }) },
-      },
-    },
-    switching: {
-      description: 'The status of a person is being changed; the row changes when the server says so.',
-      tags: ['busy'],
-      invoke: {
-        id: 'switchStatus',
-        src: 'switchStatus',
-        input: ({ context }) => context.switching!,
-        onDone: { target: 'browsing', actions: ['showServerCopy', 'reportSwitched', assign({ switching: null })] },
-        onError: { target: 'browsing', actions: ['reportSwitchFailed', assign({ switching: null })] },
-      },
-    },
-    resending: {
-      description: 'The activation email of a person still to verify is being sent again.',
-      tags: ['busy'],
-      invoke: {
-        id: 'resend',
-        src: 'resend',
-        input: ({ context }) => ({ userId: context.resendingFor! }),
-        onDone: { target: 'browsing', actions: ['reportResent', assign({ resendingFor: null })] },
-        onError: { target: 'browsing', actions: ['reportResendFailed', assign({ resendingFor: null })] },
-      },
-    },
-    editing: {
-      description: 'The Edit User dialog is open.',
-      on: {
-        'field.name': {
-          actions: assign(({ context, event }) => ({ draft: { ...context.draft!, name: event.text }, nameError: null })),
-        },
-        'field.role': [
-          // One's own role is not offered; an event for it changes nothing.
-          { guard: 'isOwnDraft' },
-          { actions: assign(({ context, event }) => ({ draft: { ...context.draft!, role: event.role } })) },
-        ],
-        'field.department': {
-          // A new department clears the unit (it belonged to the old one).
-          actions: assign(({ context, event }) => ({
-            draft: {
-              ...context.draft!,
-              departmentId: event.departmentId,
-              unitId: event.departmentId === context.draft!.departmentId ? context.draft!.unitId : null,
-              unitRequired: event.departmentId !== null && (event.unitRequired ?? false),
-            },
-          })),
-        },
-        'field.unit': [
-          // No unit before a department is chosen (the Unit select is disabled then).
-          { guard: 'hasDepartment', actions: assign(({ context, event }) => ({ draft: { ...context.draft!, unitId: event.unitId } })) },
-        ],
-        // Update needs a department (and its unit, when it has units); the name's rule is checked before any call.
-        'form.submit': [
-          { guard: and(['placementComplete', 'nameIsValid']), target: 'saving' },
-          { guard: 'placementComplete', actions: assign(({ context }) => ({ nameError: userNameError(context.draft!.name) })) },
-        ],
-        'form.cancel': { target: 'browsing', actions: assign(closed) },
-      },
-    },
-    saving: {
-      description: 'The changes to the person are being saved; the dialog waits, busy.',
-      tags: ['busy'],
-      invoke: {
-        id: 'save',
-        src: 'save',
-        input: ({ context }) => saveRequestOf(context.draft!),
-        onDone: { target: 'browsing', actions: ['showServerCopy', 'reportSaved', assign(closed)] },
-        onError: { target: 'editing', actions: 'reportSaveFailed' },
-      },
-    },
+    ready: (draft) => placementComplete(asUser(draft)),
+    change: (draft, patch) => changeUserDraft(asUser(draft), patch as Partial<UserDraft>) as unknown as Draft,
+    request: (draft) => saveRequestOf(asUser(draft)),
+    mayAct: (target) => !((target as UserAct).kind === 'status' && (target as UserAct).userId === meId),
   },
 });
 
-export type UsersAdminMachine = typeof usersAdminMachine;
+type ListEvent<T extends RecordEditorEvent['type']> = Extract<RecordEditorEvent, { type: T }>;
+type Person = Pick<User, 'id' | 'email' | 'name' | 'role' | 'department_id' | 'unit_id'>;
+
+/** The page's events, with the spec's words for each change. */
+export const userEvents = {
+  search: (text: string): ListEvent<'list.search'> => ({ type: 'list.search', text }),
+  filter: (status: StatusFilter): ListEvent<'list.filter'> => ({ type: 'list.filter', filters: status === 'all' ? {} : { status } }),
+  goTo: (page: number): ListEvent<'list.goTo'> => ({ type: 'list.goTo', page }),
+  retry: (): ListEvent<'list.retry'> => ({ type: 'list.retry' }),
+  /**
+   * Edit User for `user`, as `meId` sees them. `unitRequired`: the person's department has units (absent: it has
+   * none, or they have no department).
+   */
+  edit: (user: Person, meId: string, unitRequired = false): EditRecordEvent => {
+    const draft: UserDraft = {
+      userId: user.id,
+      email: user.email,
+      name: user.name,
+      // A superuser is never listed for an admin; were one shown, the dialog still offers only these two.
+      role: user.role === 'admin' ? 'admin' : 'user',
+      departmentId: user.department_id,
+      unitId: user.unit_id,
+      unitRequired,
+      own: user.id === meId,
+    };
+    return { type: 'record.edit', draft: draft as unknown as Draft, plan: { saved: USER_UPDATED, failed: USER_UPDATE_FAILED, then: 'upsert' } };
+  },
+  typeName: (text: string): ChangeRecordEvent => ({ type: 'record.change', patch: { name: text } }),
+  pickRole: (role: EditableRole): ChangeRecordEvent => ({ type: 'record.change', patch: { role } }),
+  /** `unitRequired`: the department has units (the view knows the departments; absent: it has none). */
+  pickDepartment: (departmentId: string | null, unitRequired = false): ChangeRecordEvent => ({
+    type: 'record.change',
+    patch: { departmentId, unitRequired },
+  }),
+  pickUnit: (unitId: string | null): ChangeRecordEvent => ({ type: 'record.change', patch: { unitId } }),
+  /** The switch of a row showing `user.status`: to the opposite, asked first when it turns the person off. */
+  switchStatus: (user: Pick<User, 'id' | 'status' | 'name'>): ActRecordEvent => ({
+    type: 'record.act',
+    target: { kind: 'status', userId: user.id, status: oppositeStatus(user.status), name: user.name } satisfies UserAct,
+    plan: { done: USER_STATUS_UPDATED, failed: USER_STATUS_UPDATE_FAILED, then: 'upsert' },
+    confirm: user.status === 'active',
+  }),
+  resend: (userId: string): ActRecordEvent => ({
+    type: 'record.act',
+    target: { kind: 'resend', userId } satisfies UserAct,
+    plan: { done: VERIFICATION_EMAIL_SENT, failed: VERIFICATION_EMAIL_FAILED, then: 'keep' },
+    confirm: false,
+  }),
+};

@@ -9,7 +9,7 @@ import { recordEditorMachine } from '../../machines/record-editor.machine';
 import { ApiError } from '../../src/api/api-error';
 import { defineDepartmentsActors, type DepartmentsApi } from '../../src/features/departments/departments-actors';
 import { defineUsersActors, type UsersApi } from '../../src/features/users/users-actors';
-import { usersAdminMachine } from '../../machines/users-admin.machine';
+import { userEvents, usersAdminInput } from '../../machines/users-admin.machine';
 import { defineDepartmentChoicesActors, departmentChoicesInput } from '../../src/lib/use-organisation-departments';
 import type { User } from '../../contract/user';
 
@@ -81,7 +81,7 @@ describe('the Departments page with a fake api', () => {
     await waitFor(listOf(page), (s) => s.matches('idle'));
     page.send(departmentEvents.deleteDepartment('d1'));
     expect(calls).toEqual(["page 1 ''"]);
-    page.send({ type: 'delete.confirm' });
+    page.send({ type: 'act.confirm' });
     await waitFor(page, (s) => s.matches('browsing'));
     expect(heard).toEqual([notice('error', DEPARTMENT_DELETE_FAILED)]);
     expect(calls).toEqual(["page 1 ''", 'delete d1']);
@@ -91,21 +91,48 @@ describe('the Departments page with a fake api', () => {
 });
 
 describe('the Users page with a fake api', () => {
-  it("puts the server's copy of an edited person in their row", async () => {
-    const ada = { id: 'u1', email: 'ada@example.com', name: 'Ada', role: 'user', status: 'active', verified: true, department_id: 'd1', unit_id: null } as unknown as User;
+  const ada = { id: 'u1', email: 'ada@example.com', name: 'Ada', role: 'user', status: 'active', verified: false, department_id: 'd1', unit_id: null } as unknown as User;
+  function fakeUsersApi() {
+    const calls: string[] = [];
     const api: UsersApi = {
       fetchUserPage: async () => ({ users: [ada], page: 1, page_size: 10, total: 1, total_pages: 1 }) as never,
       updateUser: async (id, body) => ({ ...ada, id, name: body.name! }) as User,
-      setUserStatus: async () => ada,
-      resendActivation: async () => ({}) as never,
+      setUserStatus: async (id, status) => {
+        calls.push(`status ${id} ${status}`);
+        return { ...ada, status };
+      },
+      resendActivation: async (id) => {
+        calls.push(`resend ${id}`);
+        return {} as never;
+      },
     };
-    const page = createActor(usersAdminMachine.provide({ actors: defineUsersActors({ api }) }), { input: { meId: 'me' } }).start();
+    return { api, calls };
+  }
+  const usersPage = (api: UsersApi) =>
+    createActor(recordEditorMachine.provide({ actors: defineUsersActors({ api }) }), { input: usersAdminInput('me') }).start();
+
+  it("puts the server's copy of an edited person in their row", async () => {
+    const page = usersPage(fakeUsersApi().api);
     await waitFor(listOf(page), (s) => s.matches('idle'));
-    page.send({ type: 'user.edit', user: ada });
-    page.send({ type: 'field.name', text: ' Ada Lovelace ' });
+    page.send(userEvents.edit(ada, 'me'));
+    page.send(userEvents.typeName(' Ada Lovelace '));
     page.send({ type: 'form.submit' });
     await waitFor(page, (s) => s.matches('browsing'));
     expect(listOf(page).getSnapshot().context.items).toEqual([{ ...ada, name: 'Ada Lovelace' }]);
+    page.stop();
+  });
+
+  it("switches a person off once confirmed, with the server's copy in the row, and mails them again", async () => {
+    const { api, calls } = fakeUsersApi();
+    const page = usersPage(api);
+    await waitFor(listOf(page), (s) => s.matches('idle'));
+    page.send(userEvents.switchStatus(ada));
+    page.send({ type: 'act.confirm' });
+    await waitFor(page, (s) => s.matches('browsing'));
+    expect(listOf(page).getSnapshot().context.items).toEqual([{ ...ada, status: 'inactive' }]);
+    page.send(userEvents.resend(ada.id));
+    await waitFor(page, (s) => s.matches('browsing'));
+    expect(calls).toEqual(['status u1 inactive', 'resend u1']);
     page.stop();
   });
 });

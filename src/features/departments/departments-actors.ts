@@ -17,8 +17,8 @@ export interface DepartmentsApi {
 
 /**
  * The Departments page's side effects, for the record editor (machines/record-editor.machine.ts): a page of the
- * list, a dialog's save (create, rename, add a unit) and a delete (a department or a unit). Built once at module
- * level: `recordEditorMachine.provide({ actors: defineDepartmentsActors({ api }) })`.
+ * list, a dialog's save (create, rename, add a unit) and its one act, a delete (a department or a unit). Built once
+ * at module level: `recordEditorMachine.provide({ actors: defineDepartmentsActors({ api }) })`.
  */
 export function defineDepartmentsActors({ api }: { api: DepartmentsApi }) {
   const save = (request: SaveNameRequest): Promise<unknown> => {
@@ -36,7 +36,7 @@ export function defineDepartmentsActors({ api }: { api: DepartmentsApi }) {
       },
     }),
     save: fromPromise<unknown, unknown>(({ input }) => withServerDetail(save(input as SaveNameRequest))),
-    remove: fromPromise<unknown, Draft>(({ input }) => {
+    act: fromPromise<unknown, Draft>(({ input }) => {
       const deletion = input as Deletion;
       return withServerDetail(
         deletion.kind === 'department' ? api.deleteDepartment(deletion.departmentId) : api.deleteUnit(deletion.departmentId, deletion.unitId),

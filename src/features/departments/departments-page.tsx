@@ -40,8 +40,8 @@ export default function DepartmentsPage() {
     (s) => ({
       editing: s.matches('editing') || s.matches('saving'),
       saving: s.matches('saving'),
-      confirming: s.matches('confirming') || s.matches('deleting'),
-      deleting: s.matches('deleting'),
+      confirming: s.matches('confirming') || s.matches('acting'),
+      deleting: s.matches('acting'),
       edit: s.context.draft as NameDraft | null,
       deletion: s.context.target as Deletion | null,
       nameError: s.context.errors.name ?? null,
@@ -177,8 +177,8 @@ export default function DepartmentsPage() {
       </Modal>
       <ConfirmDialog
         isOpen={state.confirming}
-        onOpenChange={(open) => !open && admin.send({ type: 'delete.cancel' })}
-        onConfirm={() => admin.send({ type: 'delete.confirm' })}
+        onOpenChange={(open) => !open && admin.send({ type: 'act.cancel' })}
+        onConfirm={() => admin.send({ type: 'act.confirm' })}
         isPending={state.deleting}
         title={isUnit ? 'Delete Unit' : 'Delete Department'}
         message={

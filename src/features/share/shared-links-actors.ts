@@ -26,6 +26,6 @@ export function defineSharedLinksActors({ api }: { api: SharedLinksApi }) {
       },
     }),
     // The status tells a link already gone (404: the same outcome) from a failure.
-    remove: fromPromise<unknown, Draft>(({ input }) => withAnswerStatus(api.revokeShareLink((input as unknown as Revocation).shareId))),
+    act: fromPromise<unknown, Draft>(({ input }) => withAnswerStatus(api.revokeShareLink((input as unknown as Revocation).shareId))),
   };
 }

@@ -41,7 +41,7 @@ export default function SharedLinksPage() {
   const state = useSelector(
     links,
     (s) => ({
-      confirming: s.matches('confirming') || s.matches('deleting'),
+      confirming: s.matches('confirming') || s.matches('acting'),
       revoking: s.hasTag('busy'),
       revocation: s.context.target as Revocation | null,
     }),
@@ -108,8 +108,8 @@ export default function SharedLinksPage() {
       <Pagination page={list.page} totalPages={list.totalPages} onPageChange={(page) => links.send({ type: 'list.goTo', page })} />
       <ConfirmDialog
         isOpen={state.confirming}
-        onOpenChange={(open) => !open && links.send({ type: 'delete.cancel' })}
-        onConfirm={() => links.send({ type: 'delete.confirm' })}
+        onOpenChange={(open) => !open && links.send({ type: 'act.cancel' })}
+        onConfirm={() => links.send({ type: 'act.confirm' })}
         isPending={state.revoking}
         title="Stop Sharing"
         message={

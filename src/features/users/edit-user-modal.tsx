@@ -3,7 +3,8 @@ import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { Department } from '../../../contract/departments';
 import { OWN_ROLE_UNCHANGEABLE } from '../../../contract/users-constants';
-import type { EditableRole, UsersAdminMachine } from '../../../machines/users-admin.machine';
+import type { RecordEditorMachine } from '../../../machines/record-editor.machine';
+import { userEvents, type EditableRole, type UserDraft } from '../../../machines/users-admin.machine';
 import { shallowEqual } from '../../lib/shallow-equal';
 import { Button } from '../../ui/button';
 import { Modal } from '../../ui/modal';
@@ -20,15 +21,15 @@ export function hasUnits(departments: Department[] | null, departmentId: string 
   return !!departmentId && !!departments?.find((d) => d.id === departmentId)?.units.length;
 }
 
-/** The Edit User dialog: a thin view of the users-admin machine's `editing` and `saving` states. */
-export function EditUserModal({ admin, departments }: { admin: ActorRefFrom<UsersAdminMachine>; departments: Department[] | null }) {
+/** The Edit User dialog: a thin view of the record editor's `editing` and `saving` states on the Users page. */
+export function EditUserModal({ admin, departments }: { admin: ActorRefFrom<RecordEditorMachine>; departments: Department[] | null }) {
   const state = useSelector(
     admin,
     (s) => ({
       open: s.matches('editing') || s.matches('saving'),
       saving: s.matches('saving'),
-      draft: s.context.draft,
-      nameError: s.context.nameError,
+      draft: s.context.draft as UserDraft | null,
+      nameError: s.context.errors.name ?? null,
       canSubmit: s.can({ type: 'form.submit' }),
     }),
     shallowEqual,
@@ -70,7 +71,7 @@ export function EditUserModal({ admin, departments }: { admin: ActorRefFrom<User
             isRequired
             autoFocus
             value={draft.name}
-            onChange={(text) => admin.send({ type: 'field.name', text })}
+            onChange={(text) => admin.send(userEvents.typeName(text))}
             errorMessage={state.nameError ?? undefined}
             isDisabled={state.saving}
           />
@@ -79,7 +80,7 @@ export function EditUserModal({ admin, departments }: { admin: ActorRefFrom<User
             label="Role"
             items={ROLES}
             selectedKey={draft.role}
-            onSelectionChange={(key) => key && admin.send({ type: 'field.role', role: key as EditableRole })}
+            onSelectionChange={(key) => key && admin.send(userEvents.pickRole(key as EditableRole))}
             isDisabled={draft.own || state.saving}
             description={draft.own ? OWN_ROLE_UNCHANGEABLE : undefined}
             isRequired
@@ -90,7 +91,7 @@ export function EditUserModal({ admin, departments }: { admin: ActorRefFrom<User
             items={(departments ?? []).map((d) => ({ id: d.id, label: d.name }))}
             selectedKey={draft.departmentId}
             onSelectionChange={(departmentId) =>
-              admin.send({ type: 'field.department', departmentId, unitRequired: hasUnits(departments, departmentId) })
+              admin.send(userEvents.pickDepartment(departmentId, hasUnits(departments, departmentId)))
             }
             isDisabled={!departments || state.saving}
             isRequired
@@ -100,7 +101,7 @@ export function EditUserModal({ admin, departments }: { admin: ActorRefFrom<User
             placeholder={draft.departmentId ? 'Select a unit' : 'Select a department first'}
             items={units.map((u) => ({ id: u.id, label: u.name }))}
             selectedKey={draft.unitId}
-            onSelectionChange={(unitId) => admin.send({ type: 'field.unit', unitId })}
+            onSelectionChange={(unitId) => admin.send(userEvents.pickUnit(unitId))}
             isDisabled={!draft.departmentId || state.saving}
             isRequired={units.length > 0}
           />

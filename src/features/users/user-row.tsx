@@ -4,7 +4,8 @@ import { MailPlus, Pencil } from 'lucide-react';
 import type { ActorRefFrom } from 'xstate';
 import type { Department } from '../../../contract/departments';
 import type { User } from '../../../contract/user';
-import type { UsersAdminMachine } from '../../../machines/users-admin.machine';
+import type { RecordEditorMachine } from '../../../machines/record-editor.machine';
+import { userEvents, type UserAct } from '../../../machines/users-admin.machine';
 import { shallowEqual } from '../../lib/shallow-equal';
 import { Avatar } from '../../ui/avatar';
 import { cx } from '../../ui/cx';
@@ -25,18 +26,35 @@ const roleBadge: Record<User['role'], string> = {
 const roleName: Record<User['role'], string> = { superuser: 'Superuser', admin: 'Admin', user: 'User' };
 
 /** One person of the Users table: who they are, role, verification, the status switch and the row's actions. */
-export function UserRow({ user, admin, departments }: { user: User; admin: ActorRefFrom<UsersAdminMachine>; departments: Department[] | null }) {
+export function UserRow({
+  user,
+  meId,
+  admin,
+  departments,
+}: {
+  user: User;
+  meId: string;
+  admin: ActorRefFrom<RecordEditorMachine>;
+  departments: Department[] | null;
+}) {
+  const edit = () => userEvents.edit(user, meId, hasUnits(departments, user.department_id));
   // The machine says what may be done now (one's own row is never switched; one change at a time).
-  const { canSwitch, canAct, switching, resending } = useSelector(
+  const { canSwitch, canResend, canEdit, running } = useSelector(
     admin,
-    (s) => ({
-      canSwitch: s.can({ type: 'user.switchStatus', userId: user.id, status: user.status }),
-      canAct: s.can({ type: 'user.resend', userId: user.id }),
-      switching: s.context.switching?.userId === user.id,
-      resending: s.context.resendingFor === user.id,
-    }),
+    (s) => {
+      const act = s.context.target as UserAct | null;
+      return {
+        canSwitch: s.can(userEvents.switchStatus(user)),
+        canResend: s.can(userEvents.resend(user.id)),
+        canEdit: s.can(edit()),
+        // The act this row is busy with (a question waiting is not busy yet).
+        running: s.hasTag('busy') && act?.userId === user.id ? act.kind : null,
+      };
+    },
     shallowEqual,
   );
+  const switching = running === 'status';
+  const resending = running === 'resend';
   const active = user.status === 'active';
 
   return (
@@ -70,7 +88,7 @@ export function UserRow({ user, admin, departments }: { user: User; admin: Actor
           <Switch
             isSelected={active}
             isDisabled={!canSwitch}
-            onChange={() => admin.send({ type: 'user.switchStatus', userId: user.id, status: user.status, name: user.name })}
+            onChange={() => admin.send(userEvents.switchStatus(user))}
           >
             <span className="sr-only">{`Status of ${user.name}`}</span>
             <span aria-hidden="true" className="w-14 text-xs text-gray-700 dark:text-gray-300">
@@ -85,19 +103,19 @@ export function UserRow({ user, admin, departments }: { user: User; admin: Actor
           {!user.verified && (
             <AriaButton
               aria-label={`Resend verification email to ${user.name}`}
-              isDisabled={!canAct}
+              isDisabled={!canResend}
               isPending={resending}
               className={iconButton}
-              onPress={() => admin.send({ type: 'user.resend', userId: user.id })}
+              onPress={() => admin.send(userEvents.resend(user.id))}
             >
               {resending ? <Spinner className="size-4" /> : <MailPlus aria-hidden className="size-4" />}
             </AriaButton>
           )}
           <AriaButton
             aria-label={`Edit user ${user.name}`}
-            isDisabled={!canAct}
+            isDisabled={!canEdit}
             className={iconButton}
-            onPress={() => admin.send({ type: 'user.edit', user, unitRequired: hasUnits(departments, user.department_id) })}
+            onPress={() => admin.send(edit())}
           >
             <Pencil aria-hidden className="size-4" />
           </AriaButton>

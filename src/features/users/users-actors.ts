@@ -1,7 +1,8 @@
 import { fromPromise } from 'xstate';
-import type { User, UserStatus } from '../../../contract/user';
+import type { UserStatus } from '../../../contract/user';
 import { pagerMachine, type PageRequest, type PageResult } from '../../../machines/pager.machine';
-import type { SaveUserRequest, StatusChange } from '../../../machines/users-admin.machine';
+import type { Draft } from '../../../machines/record-editor.machine';
+import type { SaveUserRequest, UserAct } from '../../../machines/users-admin.machine';
 import type { fetchUserPage, resendActivation, setUserStatus, updateUser } from '../../api/users';
 import { withServerDetail } from '../../lib/load-failure';
 
@@ -14,8 +15,9 @@ export interface UsersApi {
 }
 
 /**
- * The Users page's side effects: a page of people (of a status, or all), the Edit User save, the status switch and
- * the activation e-mail sent again. Built once at module level: `usersAdminMachine.provide({ actors })`.
+ * The Users page's side effects, for the record editor (machines/record-editor.machine.ts): a page of people (of a
+ * status, or all), the Edit User save, and its acts: the status switch and the activation e-mail sent again. Built
+ * once at module level: `recordEditorMachine.provide({ actors: defineUsersActors({ api }) })`.
  */
 export function defineUsersActors({ api }: { api: UsersApi }) {
   return {
@@ -28,8 +30,13 @@ export function defineUsersActors({ api }: { api: UsersApi }) {
         }),
       },
     }),
-    save: fromPromise<User, SaveUserRequest>(({ input }) => withServerDetail(api.updateUser(input.userId, input.body))),
-    switchStatus: fromPromise<User, StatusChange>(({ input }) => withServerDetail(api.setUserStatus(input.userId, input.status))),
-    resend: fromPromise<unknown, { userId: string }>(({ input }) => withServerDetail(api.resendActivation(input.userId))),
+    save: fromPromise<unknown, unknown>(({ input }) => {
+      const request = input as SaveUserRequest;
+      return withServerDetail(api.updateUser(request.userId, request.body));
+    }),
+    act: fromPromise<unknown, Draft>(({ input }) => {
+      const act = input as unknown as UserAct;
+      return act.kind === 'status' ? withServerDetail(api.setUserStatus(act.userId, act.status)) : withServerDetail(api.resendActivation(act.userId));
+    }),
   };
 }

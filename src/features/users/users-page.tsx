@@ -3,7 +3,8 @@ import { UserPlus } from 'lucide-react';
 import { DEPARTMENTS_FETCH_FAILED } from '../../../contract/departments-constants';
 import type { User } from '../../../contract/user';
 import { pagerView, samePagerView } from '../../../machines/pager.machine';
-import { usersAdminMachine, type StatusFilter } from '../../../machines/users-admin.machine';
+import { recordEditorMachine } from '../../../machines/record-editor.machine';
+import { userEvents, usersAdminInput, type StatusFilter } from '../../../machines/users-admin.machine';
 import { fetchUserPage, resendActivation, setUserStatus, updateUser } from '../../api/users';
 import { useOrganisationDepartments } from '../../lib/use-organisation-departments';
 import { useSession } from '../../session/session';
@@ -21,10 +22,9 @@ import { StatusFilterChips } from './status-filter';
 import { UserRow } from './user-row';
 import { defineUsersActors } from './users-actors';
 
-const machine = usersAdminMachine.provide({ actors: defineUsersActors({ api: { fetchUserPage, updateUser, setUserStatus, resendActivation } }) });
+const machine = recordEditorMachine.provide({ actors: defineUsersActors({ api: { fetchUserPage, updateUser, setUserStatus, resendActivation } }) });
 
-
-/** /users ('User Management'): a thin view of the users-admin machine. */
+/** /users ('User Management'): a thin view of the record editor with the users' input. */
 export default function UsersPage() {
   const me = useSession((c) => (c.user ? { id: c.user.id, role: c.user.role, clientId: c.user.client_id } : null));
   // The route is for signed-in admins only, so the person is known here.
@@ -33,7 +33,7 @@ export default function UsersPage() {
 }
 
 function Users({ meId, role, clientId }: { meId: string; role: User['role']; clientId: string | null }) {
-  const admin = useActorRef(machine, { input: { meId } });
+  const admin = useActorRef(machine, { input: usersAdminInput(meId) });
   useNoticeToasts(admin);
   const departments = useOrganisationDepartments(() => toast.error(DEPARTMENTS_FETCH_FAILED));
   const listRef = useSelector(admin, (s) => s.children.list)!;
@@ -58,12 +58,12 @@ function Users({ meId, role, clientId }: { meId: string; role: User['role']; cli
           label="Search users"
           placeholder="Search by name or email..."
           value={list.searchText}
-          onChange={(text) => admin.send({ type: 'users.search', text })}
+          onChange={(text) => admin.send(userEvents.search(text))}
           className="w-full max-w-md"
         />
-        <StatusFilterChips value={status} onChange={(next) => admin.send({ type: 'users.filter', status: next })} />
+        <StatusFilterChips value={status} onChange={(next) => admin.send(userEvents.filter(next))} />
       </div>
-      <ListError message={list.error} onRetry={() => admin.send({ type: 'users.retry' })} busy={busy} />
+      <ListError message={list.error} onRetry={() => admin.send(userEvents.retry())} busy={busy} />
       <ResponsiveTable
         aria-label="Users"
         aria-busy={busy}
@@ -80,11 +80,11 @@ function Users({ meId, role, clientId }: { meId: string; role: User['role']; cli
         </TableHead>
         <TableBody>
           {list.items.map((u) => (
-            <UserRow key={u.id} user={u} admin={admin} departments={departments} />
+            <UserRow key={u.id} user={u} meId={meId} admin={admin} departments={departments} />
           ))}
         </TableBody>
       </ResponsiveTable>
-      <Pagination page={list.page} totalPages={list.totalPages} onPageChange={(page) => admin.send({ type: 'users.goTo', page })} />
+      <Pagination page={list.page} totalPages={list.totalPages} onPageChange={(page) => admin.send(userEvents.goTo(page))} />
       <EditUserModal admin={admin} departments={departments} />
       <DeactivateUserDialog admin={admin} />
     </div>

@@ -15,14 +15,14 @@ const deletion = (s: Snap) => s.context.target as Deletion | null;
 
 /**
  * What the person does, named as the browser steps are: the record editor's generic events (`record.edit`,
- * `record.delete`, `record.change`, `list.*`) told apart by what they carry.
+ * `record.act` (a delete), `record.change`, `list.*`) told apart by what they carry.
  */
 export function stepName(e: Step): string {
   if (e.type === 'record.edit') {
     const kind = (e.draft as NameDraft).kind;
     return kind === 'createDepartment' ? 'department.new' : kind === 'renameDepartment' ? 'department.edit' : 'unit.add';
   }
-  if (e.type === 'record.delete') return (e.target as Deletion).kind === 'unit' ? 'unit.delete' : 'department.delete';
+  if (e.type === 'record.act') return (e.target as Deletion).kind === 'unit' ? 'unit.delete' : 'department.delete';
   if (e.type === 'record.change') return 'field.name';
   if (e.type === 'list.search') return 'departments.search';
   if (e.type === 'list.goTo') return 'departments.goTo';
@@ -74,11 +74,11 @@ function eventsFor(s: Snap): Step[] {
         { type: 'xstate.error.actor.save', error: loadFailure('HTTP 409', DEPARTMENT_NAME_TAKEN), actorId: 'save' },
       ];
     case 'confirming':
-      return [{ type: 'delete.confirm' }, { type: 'delete.cancel' }];
-    case 'deleting':
+      return [{ type: 'act.confirm' }, { type: 'act.cancel' }];
+    case 'acting':
       return [
-        { type: 'xstate.done.actor.remove', output: {}, actorId: 'remove' },
-        { type: 'xstate.error.actor.remove', error: loadFailure('Network Error', null), actorId: 'remove' },
+        { type: 'xstate.done.actor.act', output: {}, actorId: 'act' },
+        { type: 'xstate.error.actor.act', error: loadFailure('Network Error', null), actorId: 'act' },
       ];
     default:
       return [];
@@ -86,7 +86,7 @@ function eventsFor(s: Snap): Step[] {
 }
 
 /** Faults forced with stubs, so generated only locally: the list's read failing, a delete's connection dropped. */
-const FAULTS = new Set(['notice.show', 'xstate.error.actor.remove']);
+const FAULTS = new Set(['notice.show', 'xstate.error.actor.act']);
 
 const SEARCH = { type: 'list.search', text: 'word' } as const;
 

@@ -308,7 +308,7 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       await expect(confirmation(page, 'Delete Unit')).toContainText(UNIT_DELETE_CONFIRM);
       return;
     }
-    case 'delete.cancel': {
+    case 'act.cancel': {
       const title = run.deletion!.kind === 'unit' ? 'Delete Unit' : 'Delete Department';
       await confirmation(page, title).getByRole('button', { name: 'Cancel' }).click();
       run.deletion = null;
@@ -316,17 +316,17 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       await expectList(run);
       return;
     }
-    case 'delete.confirm': {
+    case 'act.confirm': {
       const title = run.deletion!.kind === 'unit' ? 'Delete Unit' : 'Delete Department';
-      if (next?.type === 'xstate.error.actor.remove') {
+      if (next?.type === 'xstate.error.actor.act') {
         await page.route(DEPARTMENT_OR_UNIT, (route) => (route.request().method() === 'DELETE' ? route.abort('connectionfailed') : route.fallback()));
       }
       await confirmation(page, title).getByRole('button', { name: 'Delete' }).click();
       // A path may end here: the server then deletes it, as it does the first time.
-      if (!next) await perform(run, { type: 'xstate.done.actor.remove' }, undefined);
+      if (!next) await perform(run, { type: 'xstate.done.actor.act' }, undefined);
       return;
     }
-    case 'xstate.done.actor.remove': {
+    case 'xstate.done.actor.act': {
       const d1 = run.d1!;
       const deletion = run.deletion!;
       await expectToast(page, deletion.kind === 'unit' ? UNIT_DELETED : DEPARTMENT_DELETED);
@@ -337,7 +337,7 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       await expectList(run);
       return;
     }
-    case 'xstate.error.actor.remove': {
+    case 'xstate.error.actor.act': {
       const deletion = run.deletion!;
       // Nothing is deleted: the list as it was.
       await expectToast(page, deletion.kind === 'unit' ? UNIT_DELETE_FAILED : DEPARTMENT_DELETE_FAILED);

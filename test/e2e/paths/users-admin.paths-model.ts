@@ -2,11 +2,16 @@ import type { SnapshotFrom } from 'xstate';
 import { USER_NAME_MAX_LENGTH, USERS_FETCH_FAILED } from '../../../contract/users-constants';
 import { loadFailure } from '../../../machines/load-failure';
 import { notice } from '../../../machines/notice';
-import { userNameError, usersAdminMachine } from '../../../machines/users-admin.machine';
+import { recordEditorMachine } from '../../../machines/record-editor.machine';
+import { oppositeStatus, userEvents, userNameError, usersAdminInput, type UserAct, type UserDraft } from '../../../machines/users-admin.machine';
 import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
+/** The Users page's machine: the record editor with the users' input. */
+const usersAdminMachine = recordEditorMachine;
 type Snap = SnapshotFrom<typeof usersAdminMachine>;
+const draftOf = (s: Snap) => s.context.draft as UserDraft | null;
+const actOf = (s: Snap) => s.context.target as UserAct | null;
 
 /** The signed-in admin's id in the model (the browser uses the real one). */
 export const ME = 'me';
@@ -22,6 +27,44 @@ const person = { id: 'u1', name: 'Alpha', email: 'alpha@example.test', role: 'us
 const self = { id: ME, name: 'Admin', email: 'admin@example.test', role: 'admin' as const, department_id: 'd0', unit_id: null };
 
 /**
+ * What the person does, named as the browser steps are: the record editor's generic events (`record.act`,
+ * `record.change`, `list.*`, the act's outcome) told apart by what they carry; an act's outcome by the act it
+ * answers (`act`, put on the event by the model).
+ */
+export function stepName(e: Step): string {
+  switch (e.type) {
+    case 'list.search':
+      return 'users.search';
+    case 'list.filter':
+      return 'users.filter';
+    case 'list.goTo':
+      return 'users.goTo';
+    case 'list.retry':
+      return 'users.retry';
+    case 'record.act':
+      return (e.target as UserAct).kind === 'status' ? 'user.switchStatus' : 'user.resend';
+    case 'act.confirm':
+      return 'deactivation.confirm';
+    case 'act.cancel':
+      return 'deactivation.cancel';
+    case 'record.edit':
+      return 'user.edit';
+    case 'record.change': {
+      const field = Object.keys(e.patch as object)[0];
+      return field === 'name' ? 'field.name' : field === 'role' ? 'field.role' : field === 'departmentId' ? 'field.department' : 'field.unit';
+    }
+    case 'xstate.done.actor.act':
+    case 'xstate.error.actor.act':
+      return e.type.replace(/act$/, e.act === 'status' ? 'switchStatus' : 'resend');
+    default:
+      return e.type;
+  }
+}
+
+/** The status a switch's row shows (the act asks for the opposite). */
+export const shownStatus = (e: Step) => oppositeStatus((e.target as Extract<UserAct, { kind: 'status' }>).status);
+
+/**
  * The person, on /users: searches (the test's word), filters (Active, All), goes to page 2, switches u1's status
  * (the test's first person: off, which asks first and is confirmed or cancelled, or on) or tries their own (disabled), resends u2's verification e-mail (u2 is never switched
  * off: the server refuses to mail an inactive person), opens Edit user for u1 or for themself. In the dialog for u1:
@@ -33,32 +76,32 @@ const self = { id: ME, name: 'Admin', email: 'admin@example.test', role: 'admin'
  * saving, 'no department' (the select has no empty choice), `form.submit` outside the dialog.
  */
 function eventsFor(s: Snap): Step[] {
-  const draft = s.context.draft;
+  const draft = draftOf(s);
   switch (valueName(s.value)) {
     case 'browsing':
       return [
-        { type: 'users.search', text: 'word' },
-        { type: 'users.filter', status: 'active' },
-        { type: 'users.filter', status: 'all' },
-        { type: 'users.goTo', page: 2 },
-        { type: 'users.retry' },
+        userEvents.search('word'),
+        userEvents.filter('active'),
+        userEvents.filter('all'),
+        userEvents.goTo(2),
+        userEvents.retry(),
         { ...notice('error', USERS_FETCH_FAILED) },
         // Switching u1 off (the row shows them active: a confirmation first) or on (inactive: at once).
-        { type: 'user.switchStatus', userId: 'u1', status: 'active', name: 'Alpha' },
-        { type: 'user.switchStatus', userId: 'u1', status: 'inactive', name: 'Alpha' },
-        { type: 'user.switchStatus', userId: ME, status: 'active' },
-        { type: 'user.resend', userId: 'u2' },
-        { type: 'user.edit', user: person },
-        { type: 'user.edit', user: self },
+        userEvents.switchStatus({ id: 'u1', status: 'active', name: 'Alpha' }),
+        userEvents.switchStatus({ id: 'u1', status: 'inactive', name: 'Alpha' }),
+        userEvents.switchStatus({ id: ME, status: 'active', name: 'Admin' }),
+        userEvents.resend('u2'),
+        userEvents.edit(person, ME),
+        userEvents.edit(self, ME),
       ];
     case 'editing':
-      if (draft?.own) return [{ type: 'field.role', role: 'user' }, { type: 'form.cancel' }];
+      if (draft?.own) return [userEvents.pickRole('user'), { type: 'form.cancel' }];
       return [
-        ...(Object.keys(MODEL_NAMES) as NameKind[]).map((kind) => ({ type: 'field.name', text: MODEL_NAMES[kind], kind })),
-        { type: 'field.role', role: 'admin' },
+        ...(Object.keys(MODEL_NAMES) as NameKind[]).map((kind) => ({ ...userEvents.typeName(MODEL_NAMES[kind]), kind })),
+        userEvents.pickRole('admin'),
         // The test's department has units, so Update waits for one of them.
-        { type: 'field.department', departmentId: 'd1', unitRequired: true },
-        ...(draft?.departmentId ? [{ type: 'field.unit', unitId: 'n2' }] : []),
+        userEvents.pickDepartment('d1', true),
+        ...(draft?.departmentId ? [userEvents.pickUnit('n2')] : []),
         ...(draft?.departmentId && draft.unitId ? [{ type: 'form.submit' }] : []),
         { type: 'form.cancel' },
       ];
@@ -67,46 +110,40 @@ function eventsFor(s: Snap): Step[] {
         { type: 'xstate.done.actor.save', output: person, actorId: 'save' },
         { type: 'xstate.error.actor.save', error: loadFailure('Network Error', null), actorId: 'save' },
       ];
-    case 'confirmingDeactivation':
-      return [{ type: 'deactivation.confirm' }, { type: 'deactivation.cancel' }];
-    case 'switching':
+    case 'confirming':
+      return [{ type: 'act.confirm' }, { type: 'act.cancel' }];
+    case 'acting': {
+      // The switch answers with the server's copy, the resend with nothing; `act` names which for the browser.
+      const act = actOf(s)!.kind;
       return [
-        { type: 'xstate.done.actor.switchStatus', output: person, actorId: 'switchStatus' },
-        { type: 'xstate.error.actor.switchStatus', error: loadFailure('Network Error', null), actorId: 'switchStatus' },
+        { type: 'xstate.done.actor.act', output: act === 'status' ? person : null, actorId: 'act', act },
+        { type: 'xstate.error.actor.act', error: loadFailure('Network Error', null), actorId: 'act', act },
       ];
-    case 'resending':
-      return [
-        { type: 'xstate.done.actor.resend', output: null, actorId: 'resend' },
-        { type: 'xstate.error.actor.resend', error: loadFailure('Network Error', null), actorId: 'resend' },
-      ];
+    }
     default:
       return [];
   }
 }
 
 /** Faults forced with stubs, so generated only locally: a failed list read (and its Try again), dropped connections. */
-const FAULTS = new Set([
-  'notice.show',
-  'users.retry',
-  'xstate.error.actor.save',
-  'xstate.error.actor.switchStatus',
-  'xstate.error.actor.resend',
-]);
+const FAULTS = new Set(['notice.show', 'list.retry', 'xstate.error.actor.save', 'xstate.error.actor.act']);
 
-const SEARCH = { type: 'users.search', text: 'word' } as const;
+const SEARCH = userEvents.search('word');
 
 const draftKey = (s: Snap) => {
-  const d = s.context.draft;
+  const d = draftOf(s);
   return d ? [d.own, d.departmentId !== null, d.unitId !== null, d.role, userNameError(d.name)] : null;
 };
 
 const generated = maximalPaths({
   machine: usersAdminMachine,
-  inputs: [{ meId: ME }],
+  inputs: [usersAdminInput(ME)],
   events: eventsFor as never,
-  // What the guards read (own row, department chosen, the name's rule) and what the person sees (the field's error).
-  key: (s) => JSON.stringify([s.value, draftKey(s), s.context.nameError]),
-  simpleKey: (s) => JSON.stringify([s.value, s.context.draft?.own ?? null, s.context.draft ? s.context.draft.departmentId !== null : null]),
+  // What the guards read (own row, department chosen, the name's rule, the act running) and what the person sees
+  // (the field's error).
+  key: (s) => JSON.stringify([s.value, draftKey(s), s.context.errors.name ?? null, actOf(s)?.kind ?? null]),
+  simpleKey: (s) =>
+    JSON.stringify([s.value, draftOf(s)?.own ?? null, draftOf(s) ? draftOf(s)!.departmentId !== null : null, actOf(s)?.kind ?? null]),
   edgeKeys: true,
   filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
 });
@@ -117,12 +154,12 @@ export { usersAdminMachine };
  * with that search (a self-transition, the rest goes as generated), and the fewest of the longest paths that reach
  * every state and transition the model reaches are kept.
  */
-export const usersAdminPaths = asSteps<{ meId: string }>(
+export const usersAdminPaths = asSteps<ReturnType<typeof usersAdminInput>>(
   coveringPaths(
     usersAdminMachine,
     generated.map((p) => {
       const events = p.events[0]?.type === SEARCH.type ? p.events : [SEARCH, ...p.events];
-      return { ...p, events, description: events.map((e) => e.type).join(' → ') } as typeof p;
+      return { ...p, events, description: events.map((e) => stepName(e as Step)).join(' → ') } as typeof p;
     }),
   ),
 );

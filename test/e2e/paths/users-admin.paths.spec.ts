@@ -14,16 +14,16 @@ import {
   USERS_FETCH_FAILED,
 } from '../../../contract/users-constants';
 import { USER_PAGE_SIZE } from '../../../contract/users-constants';
-import { USER_SEARCH_DEBOUNCE_MS } from '../../../machines/users-admin.machine';
+import { USER_SEARCH_DEBOUNCE_MS, type UserAct, type UserDraft } from '../../../machines/users-admin.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInByApi } from '../helpers/accounts';
 import { UsersApi } from '../helpers/users-api';
 import { errorEnvelope, unique, type Step } from './paths-support';
-import { usersAdminMachine, usersAdminPaths as paths, type NameKind } from './users-admin.paths-model';
+import { shownStatus, stepName, usersAdminMachine, usersAdminPaths as paths, type NameKind } from './users-admin.paths-model';
 
 /**
- * The users admin's generated paths (machines/users-admin.machine.ts, the model in users-admin.paths-model.ts),
- * driven through the real User Management page (/users) as the organisation's admin.
+ * The users admin's generated paths (the record editor with machines/users-admin.machine.ts' input, the model in
+ * users-admin.paths-model.ts), driven through the real User Management page (/users) as the organisation's admin.
  *
  * The organisation's people are shared by every test and by QA on staging: each test registers its own people through
  * the API (and a department with two units), all named with its own unique word, searches that word before it touches
@@ -181,6 +181,9 @@ async function expectDialog(run: Run, error: string | null) {
   else await expect(update).toBeDisabled();
 }
 
+/** The kind of name a `field.name` step types (the model puts it on the event). */
+const nameKind = (e: Step) => e.kind as NameKind;
+
 function nameFor(run: Run, kind: NameKind) {
   if (kind === 'blank') return '   ';
   if (kind === 'long') return 'x'.repeat(USER_NAME_MAX_LENGTH + 1);
@@ -192,21 +195,25 @@ async function choose(page: Page, select: RegExp, option: string) {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-async function perform(run: Run, event: Step, next: Step | undefined) {
+async function perform(run: Run, event: Step, nextEvent: Step | undefined) {
   const { page } = run;
-  switch (event.type) {
+  // The browser's steps by the person's names for them (the model's generic events are told apart by stepName).
+  const next = nextEvent && { type: stepName(nextEvent) };
+  switch (stepName(event)) {
     case 'users.search':
       await searchOwn(run);
       return;
-    case 'users.filter':
+    case 'users.filter': {
+      const status = ((event.filters as { status?: Filter }).status ?? 'all') as Filter;
       // The chosen chip reads nothing again: the person picks the other one first.
-      if (run.filter === event.status) await pickFilter(run, run.filter === 'all' ? 'active' : 'all');
-      run.filter = event.status as Filter;
+      if (run.filter === status) await pickFilter(run, run.filter === 'all' ? 'active' : 'all');
+      run.filter = status;
       await pickFilter(run, run.filter);
       run.listPage = 1;
       reread(run);
       await expectList(run);
       return;
+    }
     case 'users.goTo': {
       const read = page.waitForResponse((r) => USERS(new URL(r.url())) && new URL(r.url()).searchParams.get('page') === '2');
       await page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: 'Page 2' }).click();
@@ -223,7 +230,7 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       await failRead(run, true);
       return;
     case 'user.switchStatus': {
-      if (event.userId !== 'u1') {
+      if ((event.target as UserAct).userId !== 'u1') {
         // One's own switch is disabled: nothing can be sent.
         await search(run, accounts.admin);
         await expect(row(page, accounts.admin).getByRole('switch')).toBeDisabled();
@@ -232,7 +239,7 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       }
       // The model's event names the status the row shows: u1 is put in it first (through the API), and the list read
       // again from the start when u1 is not on it (another page, or filtered out).
-      const shows = event.status as User['status'];
+      const shows = shownStatus(event);
       if (u1(run).status !== shows || !run.shown.includes(u1(run).id)) {
         if (u1(run).status !== shows) await run.api.setStatus(u1(run), shows);
         u1(run).status = shows;
@@ -249,14 +256,14 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
         await expect(confirmDialog(page)).toBeVisible();
         await expect(confirmDialog(page)).toContainText(`${u1(run).name} will no longer be able to sign in`);
         await expectList(run);
-        if (!next) await perform(run, { type: 'deactivation.cancel' }, undefined);
-      } else if (!next) await perform(run, { type: 'xstate.done.actor.switchStatus' }, undefined);
+        if (!next) await perform(run, { type: 'act.cancel' }, undefined);
+      } else if (!next) await perform(run, { type: 'xstate.done.actor.act', act: 'status' }, undefined);
       return;
     }
     case 'deactivation.confirm':
       if (next?.type === 'xstate.error.actor.switchStatus') await page.route(STATUS, (route) => route.abort('connectionfailed'));
       await confirmDialog(page).getByRole('button', { name: 'Deactivate' }).click();
-      if (!next) await perform(run, { type: 'xstate.done.actor.switchStatus' }, undefined);
+      if (!next) await perform(run, { type: 'xstate.done.actor.act', act: 'status' }, undefined);
       return;
     case 'deactivation.cancel':
       await confirmDialog(page).getByRole('button', { name: 'Cancel' }).click();
@@ -280,7 +287,7 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
     case 'user.resend':
       if (next?.type === 'xstate.error.actor.resend') await page.route(RESEND, (route) => route.abort('connectionfailed'));
       await row(page, u2(run).email).getByRole('button', { name: `Resend verification email to ${u2(run).name}` }).click();
-      if (!next) await perform(run, { type: 'xstate.done.actor.resend' }, undefined);
+      if (!next) await perform(run, { type: 'xstate.done.actor.act', act: 'resend' }, undefined);
       return;
     case 'xstate.done.actor.resend':
       await expectToast(page, VERIFICATION_EMAIL_SENT);
@@ -290,7 +297,7 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       await page.unroute(RESEND);
       return;
     case 'user.edit': {
-      if ((event.user as { id: string }).id !== 'u1') {
+      if ((event.draft as UserDraft).userId !== 'u1') {
         // The admin's own row: found by their address.
         await search(run, accounts.admin);
         await row(page, accounts.admin).getByRole('button', { name: /^Edit user/ }).click();
@@ -308,7 +315,7 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       return;
     }
     case 'field.name':
-      run.draft!.name = nameFor(run, event.kind as NameKind);
+      run.draft!.name = nameFor(run, nameKind(event));
       await dialog(page).getByRole('textbox', { name: 'Full Name' }).fill(run.draft!.name);
       await expectDialog(run, null);
       return;
@@ -374,18 +381,16 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
 }
 
 /** 'users.search → user.edit(u1) → field.name(blank) → ...'. */
-const stepName = (e: Step) =>
-  e.type === 'field.name'
-    ? `${e.type}(${e.kind as string})`
-    : e.type === 'user.edit'
-      ? `${e.type}(${(e.user as { id: string }).id})`
-      : e.type === 'user.switchStatus'
-        ? `${e.type}(${e.userId as string}${e.userId === 'u1' ? (e.status === 'active' ? ', off' : ', on') : ''})`
-        : e.type === 'user.resend'
-          ? `${e.type}(${e.userId as string})`
-          : e.type === 'users.filter'
-            ? `${e.type}(${e.status as string})`
-            : e.type;
+function stepTitle(e: Step) {
+  const name = stepName(e);
+  const act = e.target as UserAct | undefined;
+  if (name === 'field.name') return `${name}(${nameKind(e)})`;
+  if (name === 'user.edit') return `${name}(${(e.draft as UserDraft).userId})`;
+  if (name === 'user.switchStatus') return `${name}(${act!.userId}${act!.userId === 'u1' ? (shownStatus(e) === 'active' ? ', off' : ', on') : ''})`;
+  if (name === 'user.resend') return `${name}(${act!.userId})`;
+  if (name === 'users.filter') return `${name}(${(e.filters as { status?: string }).status ?? 'all'})`;
+  return name;
+}
 
 test.describe('users-admin paths (generated from machines/users-admin.machine.ts)', () => {
   test.afterAll(() => {
@@ -393,14 +398,14 @@ test.describe('users-admin paths (generated from machines/users-admin.machine.ts
   });
 
   for (const path of paths) {
-    test(path.events.map(stepName).join(' → '), async ({ page }) => {
+    test(path.events.map(stepTitle).join(' → '), async ({ page }) => {
       test.slow();
       await signInByApi(page, accounts.admin);
       const api = await UsersApi.of(page);
       const word = unique('Upath').replace(' ', '');
       try {
         // Two people (u1, u2); more than a page of them when the path goes to page 2.
-        const count = path.events.some((e) => e.type === 'users.goTo') ? USER_PAGE_SIZE + 1 : 2;
+        const count = path.events.some((e) => e.type === 'list.goTo') ? USER_PAGE_SIZE + 1 : 2;
         const mine: User[] = [];
         for (let i = 1; i <= count; i++) mine.push(await api.register(`${word} ${i === 1 ? 'Alpha' : i === 2 ? 'Beta' : `Person ${String(i).padStart(2, '0')}`}`));
         const dept = await api.department(`${word}-Dept`, ['North', 'South']);
@@ -408,7 +413,7 @@ test.describe('users-admin paths (generated from machines/users-admin.machine.ts
         await page.goto('/users');
         await expect(heading(page)).toBeVisible();
         for (const [i, event] of path.events.entries()) {
-          await test.step(stepName(event), () => perform(run, event, path.events[i + 1]));
+          await test.step(stepTitle(event), () => perform(run, event, path.events[i + 1]));
         }
       } finally {
         await api.cleanUp();

@@ -7,11 +7,11 @@ import { pendingActor } from './fakes';
 /**
  * The record editor with fake actors that record what they were asked (model tests of the editor and of the
  * screens that run on it): the list as a callback actor keeping its input and the events sent to it, `save` and
- * `remove` never settling (the path sends their outcome). `reset(actor)` starts a path afresh and records what the
+ * `act` never settling (the path sends their outcome). `reset(actor)` starts a path afresh and records what the
  * actor emits; `expectStep` checks what one step sent to the list and emitted.
  */
 export function recordEditorFakes() {
-  const rec = { listInputs: [] as unknown[], toList: [] as EventObject[], saves: [] as unknown[], removals: [] as Draft[], emitted: [] as Notice[] };
+  const rec = { listInputs: [] as unknown[], toList: [] as EventObject[], saves: [] as unknown[], acts: [] as Draft[], emitted: [] as Notice[] };
   let seen = { list: 0, emitted: 0 };
   return {
     rec,
@@ -23,14 +23,14 @@ export function recordEditorFakes() {
             receive((e) => rec.toList.push(e));
           }) as never,
           save: pendingActor<unknown, unknown>((i) => rec.saves.push(i)),
-          remove: pendingActor<unknown, Draft>((i) => rec.removals.push(i)),
+          act: pendingActor<unknown, Draft>((i) => rec.acts.push(i)),
         },
       }),
     reset(actor: Actor<RecordEditorMachine>) {
       rec.listInputs = [];
       rec.toList = [];
       rec.saves = [];
-      rec.removals = [];
+      rec.acts = [];
       rec.emitted = [];
       seen = { list: 0, emitted: 0 };
       actor.on('*', (ev) => rec.emitted.push(ev as Notice));
@@ -44,9 +44,9 @@ export function recordEditorFakes() {
   };
 }
 
-/** What the server may answer a delete: done, or each of these failures (the paths choose one in `deleting`). */
-export const removeOutcomes = (...errors: unknown[]) =>
+/** What the server may answer an act: done (with `output`), or each of these failures (the paths choose one in `acting`). */
+export const actOutcomes = (output: unknown, ...errors: unknown[]) =>
   [
-    { type: 'xstate.done.actor.remove', output: {}, actorId: 'remove' },
-    ...errors.map((error) => ({ type: 'xstate.error.actor.remove', error, actorId: 'remove' })),
+    { type: 'xstate.done.actor.act', output, actorId: 'act' },
+    ...errors.map((error) => ({ type: 'xstate.error.actor.act', error, actorId: 'act' })),
   ] as never[];
