@@ -37,6 +37,7 @@ import { usageReportRoutes } from './routes/usage-reports';
 import { promptLibraryRoutes } from './routes/prompt-library';
 import { registrationRoutes } from './routes/registration';
 import { shareRoutes } from './routes/shares';
+import { quotaRoutes } from './routes/quotas';
 import { ssoRoutes } from './routes/sso';
 import { subscriptionRoutes } from './routes/subscriptions';
 import { tipRoutes } from './routes/tips';
@@ -162,6 +163,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await systemPromptRoutes(api, ctx, guards);
       await clientRoutes(api, ctx, guards);
       await subscriptionRoutes(api, ctx, guards);
+      await quotaRoutes(api, ctx, guards);
     },
     { prefix: API_PREFIX },
   );

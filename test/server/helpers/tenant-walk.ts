@@ -46,6 +46,8 @@ function fieldIds(a: RichTenant): Record<string, unknown> {
     // An OAuth provider's own identifiers (named like ids), not records of anyone's here.
     provider_client_id: 'probe-provider-client',
     tenant_id: 'probe-provider-tenant',
+    // A package is the platform's, no organisation's record: an id nobody holds.
+    package_id: 'no-such-package',
   };
 }
 
