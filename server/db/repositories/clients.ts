@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ClientsTable, Database } from '../database';
 import { isoNow } from '../timestamps';
 import { containsText } from './contains';
@@ -39,7 +39,7 @@ export interface ClientListFilter {
   offset: number;
 }
 
-/** One page of clients by name (then id, so equal names page stably), with how many match in all. */
+/** One page of clients by name, case-insensitively (then id, so equal names page stably), with how many match in all. */
 export async function listClients(db: Kysely<Database>, filter: ClientListFilter): Promise<{ rows: ClientRecord[]; total: number }> {
   let query = db.selectFrom('clients');
   if (filter.search) {
@@ -49,7 +49,14 @@ export async function listClients(db: Kysely<Database>, filter: ClientListFilter
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.clientType) query = query.where('client_type', '=', filter.clientType);
   const { n } = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-  const rows = await query.selectAll().orderBy('client_name').orderBy('id').limit(filter.limit).offset(filter.offset).execute();
+  const rows = await query
+    .selectAll()
+    .orderBy(sql`lower(client_name)`)
+    .orderBy('client_name')
+    .orderBy('id')
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
   return { rows, total: Number(n) };
 }
 
