@@ -108,6 +108,16 @@ describe('lint boundaries', () => {
         for (const to of allowed) expect(await problems(probe(layer), importOf(layer, to)), `${layer} -> ${to}`).not.toContain('tanya/server-layers');
       });
     }
+    it('keeps the client administration (services/clients) a leaf: routes reach it, no other domain imports it', async () => {
+      expect(SERVER_LAYERS.routes).toContain('services/clients');
+      for (const [layer, allowed] of Object.entries(SERVER_LAYERS)) {
+        if (layer !== 'routes') expect(allowed, layer).not.toContain('services/clients');
+      }
+      const fromOrganisation = "import { x } from '../clients/clients';\nexport const y = x;\n";
+      expect(await problems('server/services/organisation/probe.ts', fromOrganisation)).toContain('tanya/server-layers');
+      const fromClients = "import { fairUseOf } from '../organisation/fair-use';\nexport const y = fairUseOf;\n";
+      expect(await problems('server/services/clients/probe.ts', fromClients)).not.toContain('tanya/server-layers');
+    });
     it('lists each folder after the folders it may import, so folders cannot import each other in a cycle', () => {
       const order = Object.keys(SERVER_LAYERS);
       for (const [layer, allowed] of Object.entries(SERVER_LAYERS)) {
