@@ -51,12 +51,16 @@ export const subscription = z.object({
 });
 export type Subscription = z.infer<typeof subscription>;
 
+const LAST_INSTANT = Date.UTC(10000, 0, 1);
+
 /** A timestamp with its time zone (what toISOString sends), stored as ISO-8601 UTC so periods compare as text. */
 const instantField = (label: string, missing: string) =>
   z
     .string({ error: (issue) => (issue.input == null ? missing : DATE_INVALID(label)) })
     .min(1, { error: missing })
     .pipe(z.iso.datetime({ offset: true, error: DATE_INVALID(label) }))
+    // Within years 1970 to 9999 in UTC too (an offset can carry 0000 or 9999 past them), so stored dates sort as text.
+    .refine((text) => Date.parse(text) >= 0 && Date.parse(text) < LAST_INSTANT, { error: DATE_INVALID(label) })
     .transform((text) => new Date(text).toISOString())
     .describe('ISO-8601 date and time with a time zone (Z or an offset); stored in UTC.');
 

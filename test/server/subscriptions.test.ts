@@ -137,6 +137,11 @@ describe(`subscriptions (${dbKind})`, () => {
     }
     const local = await create(clientId, '2032-01-01T00:00', '2033-01-01T00:00:00Z');
     expect(errorEnvelope.parse(local.json()).fields).toEqual({ start_date: DATE_INVALID('Start date') });
+    for (const [start, end] of [['2032-02-30T00:00:00Z', '2033-01-01T00:00:00Z'], ['1969-12-31T23:59:59Z', '2033-01-01T00:00:00Z'], ['2032-01-01T00:00:00Z', '9999-12-31T23:59:59-01:00']]) {
+      const res = await create(clientId, start, end);
+      expect(res.statusCode, `${start} ${end}`).toBe(400);
+      expect(Object.keys(errorEnvelope.parse(res.json()).fields ?? {}), `${start} ${end}`).toEqual([start.startsWith('2032-01') ? 'expire_date' : 'start_date']);
+    }
     // An offset is read as the instant it names and stored in UTC.
     const offset = await created(clientId, '2032-01-01T08:00:00+08:00', '2033-01-01T00:00:00Z');
     expect(offset.start_date).toBe('2032-01-01T00:00:00.000Z');
