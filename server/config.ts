@@ -432,7 +432,7 @@ function isStorageQuota(value: string): boolean {
   });
 }
 
-/** '2048,premium=51200' -> { '*': 2048, premium: 51200 }; package names in lower case, as featuresOf reads them. */
+/** '2048,premium=51200' -> { '*': 2048, premium: 51200 }; package names in lower case, as storageQuotaMbOf reads them. */
 function parseStorageQuota(value: string | undefined): Record<string, number> {
   const quota: Record<string, number> = {};
   for (const entry of (value ?? '').split(',')) {
