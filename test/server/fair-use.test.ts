@@ -100,12 +100,30 @@ describe(`fair use: allowance = fair_use x max_users x 1,000,000 tokens per UTC 
     const share = await dashboardFairUse();
     expect(share!.used_tokens).toBeLessThan(allowance);
     expect(share!.percent).toBeLessThan(100);
-    // And the first instant of this month counts again.
-    await seedUsage(s.db, [{ user: person, prompt_tokens: allowance, created_at: monthStartIso(0) }]);
+    await seedUsage(s.db, [{ user: person, prompt_tokens: allowance, created_at: new Date().toISOString() }]);
     expect((await s.api<never>('POST', '/chat/messages', { token, body: { conversation_id: null, message: 'Refused again' } })).status).toBe(429);
     // Another person of the same organisation is refused too: the allowance is the organisation's.
     const colleague = (await login(s.app, 'max@metered.test')).access_token;
     expect((await s.api<never>('POST', '/chat/messages', { token: colleague, body: { conversation_id: null, message: 'Me neither?' } })).status).toBe(429);
+  });
+
+  it("counts the month from its first instant, and tokens older than a minute as well as the latest", async () => {
+    const org2 = await createOrganisation(s.db, { name: 'Boundary Org' });
+    await s.db.updateTable('subscriptions').set({ fair_use: 1, max_users: 1 }).where('client_id', '=', org2.client.id).execute();
+    const u = await addUser(s.db, { client_id: org2.client.id, name: 'Bo Boundary', email: 'bo@boundary.test' });
+    const bo = (await login(s.app, 'bo@boundary.test')).access_token;
+    const who = { id: u.id, client_id: org2.client.id };
+    const ask = (message: string) => s.api<never>('POST', '/chat/messages', { token: bo, body: { conversation_id: null, message } });
+    // The last instant of last month does not count; the first of this one does.
+    await seedUsage(s.db, [{ user: who, prompt_tokens: 5 * FAIR_USE_TOKENS_PER_UNIT, created_at: new Date(Date.parse(monthStartIso(0)) - 1).toISOString() }]);
+    await seedUsage(s.db, [{ user: who, prompt_tokens: 600_000, created_at: monthStartIso(0) }]);
+    const allowed = await s.send({ conversation_id: null, message: 'Still allowed' }, { token: bo });
+    expect(allowed.status).toBe(200);
+    await allowed.text();
+    // The latest rows add to what was summed before.
+    await seedUsage(s.db, [{ user: who, completion_tokens: 400_000, created_at: new Date().toISOString() }]);
+    const refused = await ask('Now refused');
+    expect(refused.status).toBe(429);
   });
 
   it('reports the share on the dashboard as used / allowance, one decimal rounded down', async () => {
