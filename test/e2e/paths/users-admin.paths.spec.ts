@@ -392,7 +392,7 @@ function stepTitle(e: Step) {
   return name;
 }
 
-test.describe('users-admin paths (generated from machines/users-admin.machine.ts)', () => {
+test.describe('users-admin paths (generated from the record editor with machines/users-admin.machine.ts input)', () => {
   test.afterAll(() => {
     console.log(formatCoverage('users-admin (e2e paths)', coverageOf(usersAdminMachine, paths as never), paths.length));
   });
