@@ -1,5 +1,5 @@
-// Sums the JSON reports of every suite into one closing line: "Total: N passed, M failed", followed by the run's wall
-// time and each step's; above it, each step's time (test-results/step-times.txt, written by scripts/test.sh).
+// Sums the JSON reports of every suite into one closing line: "Total: N passed, M failed", followed by the wall time
+// of all steps; above it, each step's time (test-results/step-times.txt, written by scripts/test.sh).
 // Steps that failed without a report (typecheck, lint, build) count as one failure each.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 
@@ -44,13 +44,9 @@ const times = existsSync('test-results/step-times.txt')
   : [];
 const width = Math.max(0, ...times.map((t) => t.name.length));
 for (const t of times) console.log(`  ${t.name.padEnd(width)}  ${clock(t.seconds).padStart(12)}${t.status === 'ok' ? '' : `  (${t.status})`}`);
-// The browser suite runs beside the server suites (scripts/test.sh), so the steps' sum is more than the run took:
-// the wall time comes from the script when it measured it.
-const stepSeconds = times.reduce((sum, t) => sum + t.seconds, 0);
-const wallSeconds = Number(process.env.TEST_WALL_SECONDS) || 0;
+const allSeconds = times.reduce((sum, t) => sum + t.seconds, 0);
 if (failedSteps.length) console.log(`Failed steps: ${failedSteps.join(', ')}`);
 console.log(
   `Total: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}` +
-    (wallSeconds ? `; ${clock(wallSeconds)} wall time` : '') +
-    (times.length ? `; steps ${clock(stepSeconds)} in all (${times.map((t) => `${t.name} ${clock(t.seconds)}`).join(', ')})` : ''),
+    (times.length ? `; ${clock(allSeconds)} over ${times.length} steps (${times.map((t) => `${t.name} ${clock(t.seconds)}`).join(', ')})` : ''),
 );
