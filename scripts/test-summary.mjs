@@ -42,6 +42,36 @@ const times = existsSync('test-results/step-times.txt')
         return { name, seconds: Number(seconds), status };
       })
   : [];
+// CI shows only the tail of this output, so the failed tests are named here, each with its error's first line.
+const firstLine = (text) => String(text ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+const failures = [];
+for (const [step, file] of Object.entries(reports)) {
+  if (!existsSync(`test-results/${file}`)) continue;
+  const report = JSON.parse(readFileSync(`test-results/${file}`, 'utf8'));
+  for (const result of report.testResults ?? []) {
+    for (const test of result.assertionResults ?? []) {
+      if (test.status === 'failed') failures.push(`${step}: ${test.fullName} — ${firstLine(test.failureMessages?.[0])}`);
+    }
+    if (result.status === 'failed' && !(result.assertionResults ?? []).some((t) => t.status === 'failed')) {
+      failures.push(`${step}: ${result.name} — ${firstLine(result.message)}`);
+    }
+  }
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue;
+        const error = test.results?.at(-1)?.error?.message;
+        failures.push(`${step}: ${[...titles, spec.title].join(' › ')} — ${firstLine(error)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  for (const suite of report.suites ?? []) walk(suite, [suite.title]);
+}
+if (failures.length) {
+  console.log('Failed tests:');
+  for (const line of failures) console.log(`  ${line.slice(0, 400)}`);
+}
 const width = Math.max(0, ...times.map((t) => t.name.length));
 for (const t of times) console.log(`  ${t.name.padEnd(width)}  ${clock(t.seconds).padStart(12)}${t.status === 'ok' ? '' : `  (${t.status})`}`);
 const allSeconds = times.reduce((sum, t) => sum + t.seconds, 0);
