@@ -78,6 +78,8 @@ export default defineConfig({
             RESET_RATE_LIMIT_PER_EMAIL: '10000',
             MESSAGE_RATE_LIMIT_PER_USER: '10000',
             UPLOAD_RATE_LIMIT_PER_USER: '10000',
+            // A fixed test key: the Clients page's OAuth configurations are sealed with it (never a real one).
+            OAUTH_SECRET_KEY: '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0',
             FEEDBACK_RATE_LIMIT_PER_USER: '10000',
             PROMPT_RATE_LIMIT_PER_USER: '10000',
             LOG_LEVEL: 'warn',
