@@ -51,6 +51,7 @@ import { createMailer, type Mailer } from './platform/mailer';
 import { createSqlRateLimitStore, type RateLimitStore } from './platform/rate-limit';
 import { createMemoryStreamHub, type StreamHub } from './platform/stream-hub';
 import { createReplyStops } from './services/chat/reply-stops';
+import { createFairUseMeter } from './services/organisation/fair-use';
 import { createReplyWriter } from './services/chat/reply-writer';
 import { createTokenService } from './services/identity/tokens';
 
@@ -121,6 +122,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     llm: opts.llm ?? createChatModel(config.llm, app.log),
     replies: createReplyWriter(db, app.log),
     replyStops: createReplyStops(db, app.log),
+    fairUse: createFairUseMeter(db),
     streams: opts.streams ?? createMemoryStreamHub(),
     closing: closing.signal,
     files: opts.files ?? createLocalFileStorage(path.join(config.dataDir, 'files')),

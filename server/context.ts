@@ -9,6 +9,7 @@ import type { FileStorage } from './platform/file-storage';
 import type { Mailer } from './platform/mailer';
 import type { RateLimitStore } from './platform/rate-limit';
 import type { StreamHub } from './platform/stream-hub';
+import type { FairUseMeter } from './services/organisation/fair-use';
 import type { ReplyStops } from './services/chat/reply-stops';
 import type { ReplyWriter } from './services/chat/reply-writer';
 import type { TokenService } from './services/identity/tokens';
@@ -32,6 +33,8 @@ export interface AppContext {
   replies: ReplyWriter;
   /** The replies this process is writing that a person may stop (here or through another instance). */
   replyStops: ReplyStops;
+  /** Each organisation's fair use of the month (its settled part kept per process, so a question sums minutes). */
+  fairUse: FairUseMeter;
   /** Carries replies being written to the requests following them. */
   streams: StreamHub;
   /** Aborted when the app closes and the grace period for unfinished replies is over. */

@@ -32,6 +32,6 @@ export async function quotaRoutes(app: FastifyInstance, ctx: AppContext, guards:
         response: { 200: successEnvelope(clientQuota), ...errorResponses(404) },
       },
     },
-    async (request) => ok(await quotaOf(ctx.db, currentScope(request), request.params.id)),
+    async (request) => ok(await quotaOf(ctx.db, ctx.fairUse, currentScope(request), request.params.id)),
   );
 }

@@ -39,7 +39,7 @@ export async function usageReportRoutes(app: FastifyInstance, ctx: AppContext, g
         response: { 200: successEnvelope(dashboard), ...errorResponses(403) },
       },
     },
-    async (request) => ok(await generateDashboard(ctx.db, currentScope(request)), DASHBOARD_GENERATED),
+    async (request) => ok(await generateDashboard(ctx.db, ctx.fairUse, currentScope(request)), DASHBOARD_GENERATED),
   );
 
   api.get(
@@ -53,7 +53,7 @@ export async function usageReportRoutes(app: FastifyInstance, ctx: AppContext, g
         response: { 200: successEnvelope(dashboard), ...errorResponses(403) },
       },
     },
-    async (request) => ok(await latestDashboard(ctx.db, currentScope(request))),
+    async (request) => ok(await latestDashboard(ctx.db, ctx.fairUse, currentScope(request))),
   );
 
   api.get(

@@ -115,7 +115,7 @@ describe('lint boundaries', () => {
       }
       const fromOrganisation = "import { x } from '../clients/clients';\nexport const y = x;\n";
       expect(await problems('server/services/organisation/probe.ts', fromOrganisation)).toContain('tanya/server-layers');
-      const fromClients = "import { fairUseOf } from '../organisation/fair-use';\nexport const y = fairUseOf;\n";
+      const fromClients = "import { createFairUseMeter } from '../organisation/fair-use';\nexport const y = createFairUseMeter;\n";
       expect(await problems('server/services/clients/probe.ts', fromClients)).not.toContain('tanya/server-layers');
     });
     it('lists each folder after the folders it may import, so folders cannot import each other in a cycle', () => {

@@ -6,7 +6,6 @@ import type { UserRecord } from '../../db/repositories/users';
 import { callImageModel, type ImageCall } from './tools/image-generation';
 import { buildPrompt, moment, startReply, type CallOutcome, type PreparedCall, type SendTimings } from './chat-stream';
 import { requireFeatures } from '../organisation/entitlements';
-import { requireFairUse } from '../organisation/fair-use';
 import { planExchange, saveExchange, type Exchange, type ExchangePlan, type SendMessage } from './exchange';
 import { callModel } from './model-call';
 import { EMPTY_REPLY_CONTEXT, gatherReplyContext } from './reply-context';
@@ -46,7 +45,7 @@ export async function startSend(ctx: AppContext, user: UserRecord, request: Send
     await enforceRateLimit(ctx.rateLimits, `messages:user:${user.id}`, ctx.config.rateLimits.messagesPerUser, 'messages');
     timings.rateLimit = moment();
     await requireFeatures(ctx.db, user, requestedFeatures(request));
-    await requireFairUse(ctx.db, user.client_id);
+    await ctx.fairUse.require(user.client_id);
     timings.entitlements = moment();
     return planExchange(ctx.db, user, request, ctx.config.llm.historyTokens);
   });

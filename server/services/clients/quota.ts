@@ -6,12 +6,12 @@ import { findClientById } from '../../db/repositories/clients';
 import { countActiveUsers } from '../../db/repositories/seats';
 import { findActiveSubscription } from '../../db/repositories/subscriptions';
 import { NotFoundError } from '../errors';
-import { fairUseOf } from '../organisation/fair-use';
+import type { FairUseMeter } from '../organisation/fair-use';
 import type { Scope } from '../scope';
 import { requireEveryOrganisation } from './client-scope';
 
 /** GET /quotas/client/{id}: seats taken of max_users, and this month's fair use (organisation/fair-use.ts). */
-export async function clientQuota(db: Kysely<Database>, scope: Scope, clientId: string): Promise<ClientQuota> {
+export async function clientQuota(db: Kysely<Database>, fairUse: FairUseMeter, scope: Scope, clientId: string): Promise<ClientQuota> {
   requireEveryOrganisation(scope);
   if (!(await findClientById(db, clientId))) throw new NotFoundError(CLIENT_NOT_FOUND);
   const now = new Date();
@@ -21,6 +21,6 @@ export async function clientQuota(db: Kysely<Database>, scope: Scope, clientId: 
     max_users: subscription?.max_users ?? null,
     active_users: await countActiveUsers(db, clientId),
     fair_use: subscription?.fair_use ?? null,
-    fair_use_usage: await fairUseOf(db, clientId, now),
+    fair_use_usage: await fairUse.of(clientId, now),
   };
 }

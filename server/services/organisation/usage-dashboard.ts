@@ -5,11 +5,11 @@ import type { Database } from '../../db/database';
 import { findDashboardSnapshot, saveDashboardSnapshot } from '../../db/repositories/dashboard-snapshots';
 import { peoplePerMonth, topDepartments, topUsers } from '../../db/repositories/usage-reports';
 import { organisationIn, type Scope } from '../scope';
-import { fairUseOf } from './fair-use';
+import type { FairUseMeter } from './fair-use';
 import { monthKey, monthStart } from './usage-period';
 
 /** Computes the organisation's dashboard now (last 12 UTC months, the current one last) and stores it as its latest. */
-export async function generateDashboard(db: Kysely<Database>, scope: Scope): Promise<Dashboard> {
+export async function generateDashboard(db: Kysely<Database>, fairUse: FairUseMeter, scope: Scope): Promise<Dashboard> {
   const clientId = organisationIn(scope);
   const now = new Date();
   const year = now.getUTCFullYear();
@@ -31,7 +31,7 @@ export async function generateDashboard(db: Kysely<Database>, scope: Scope): Pro
     top3_dept: departments.map((d) => ({ [d.name]: d.count })),
     top5_user: users,
     generated_at: now.toISOString(),
-    fair_use: await fairUseOf(db, clientId, now),
+    fair_use: await fairUse.of(clientId, now),
   };
   await saveDashboardSnapshot(db, clientId, { data: JSON.stringify(data), generated_at: data.generated_at });
   return data;
@@ -41,16 +41,16 @@ export async function generateDashboard(db: Kysely<Database>, scope: Scope): Pro
  * The organisation's latest dashboard while it is fresh (younger than DASHBOARD_REFRESH_MS, the SPA's refresh
  * interval), else a new one: many admins watching the dashboard cost one computation per interval.
  */
-export async function latestDashboard(db: Kysely<Database>, scope: Scope): Promise<Dashboard> {
+export async function latestDashboard(db: Kysely<Database>, fairUse: FairUseMeter, scope: Scope): Promise<Dashboard> {
   const clientId = organisationIn(scope);
   const snapshot = await findDashboardSnapshot(db, clientId);
   if (snapshot && Date.now() - Date.parse(snapshot.generated_at) < DASHBOARD_REFRESH_MS) {
     // A snapshot stored by an older shape of the dashboard is simply made again.
     const stored = dashboard.safeParse(safeJson(snapshot.data));
     // The fair use is read fresh: an admin watching it near 100% sees the share the chat is refused at.
-    if (stored.success) return { ...stored.data, fair_use: await fairUseOf(db, clientId) };
+    if (stored.success) return { ...stored.data, fair_use: await fairUse.of(clientId) };
   }
-  return generateDashboard(db, scope);
+  return generateDashboard(db, fairUse, scope);
 }
 
 function safeJson(text: string): unknown {
