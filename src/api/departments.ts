@@ -3,8 +3,9 @@ import type { Department, DepartmentDeletion, DepartmentList, Unit } from '../..
 import { api } from './http';
 
 /** Every department of the caller's organisation with its units (the Profile selects). */
-export async function listAllDepartments(): Promise<Department[]> {
-  return (await api.get<DepartmentList>(paths.departments, { query: { paginate: 'false' } })).data.departments;
+export async function listAllDepartments(clientId?: string): Promise<Department[]> {
+  const query = { paginate: 'false', ...(clientId ? { client_id: clientId } : {}) };
+  return (await api.get<DepartmentList>(paths.departments, { query })).data.departments;
 }
 
 /** A page of the organisation's departments, by name (the Departments page). */

@@ -12,12 +12,21 @@ export async function updateProfile(body: UpdateProfileRequest): Promise<UpdateP
   return (await api.patch<UpdateProfileResponse>(paths.updateProfile, body)).data;
 }
 
-/** A page of the organisation's people (the Users page): by name or e-mail, and by status when one is chosen. */
+/**
+ * A page of the organisation's people (the Users page): by name or e-mail, and by status when one is chosen;
+ * `clientId`: a client's people, for the superuser (/clients/{id}/users).
+ */
 export async function fetchUserPage(
-  q: { page: number; pageSize: number; search: string; status?: UserStatus },
+  q: { page: number; pageSize: number; search: string; status?: UserStatus; clientId?: string },
   signal?: AbortSignal,
 ): Promise<UserList> {
-  const query = { page: q.page, page_size: q.pageSize, ...(q.search ? { search: q.search } : {}), ...(q.status ? { status: q.status } : {}) };
+  const query = {
+    page: q.page,
+    page_size: q.pageSize,
+    ...(q.search ? { search: q.search } : {}),
+    ...(q.status ? { status: q.status } : {}),
+    ...(q.clientId ? { client_id: q.clientId } : {}),
+  };
   return (await api.get<UserList>(paths.users, { query, signal })).data;
 }
 

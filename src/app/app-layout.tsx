@@ -1,11 +1,11 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router-dom';
-import { subscribeFirstToast } from '../ui/toast';
+import { subscribeFirstToast, toast } from '../ui/toast';
 import { PageSpinner } from '../ui/page-spinner';
 import { useDocumentTitle } from '../ui/page-title';
 import { routeTitle } from './route-titles';
 import { focusSkipTarget } from '../lib/skip-target';
-import { redirectFor, sidebarVisible, viewerOf, type Viewer } from './route-access';
+import { redirectFor, redirectNotice, sidebarVisible, viewerOf, type Viewer } from './route-access';
 import type { RouteHandle } from './routes';
 import { sessionActor, useSession } from '../session/session';
 import { useSessionEffects } from './use-session-effects';
@@ -26,6 +26,14 @@ function LazyToasts() {
   ) : null;
 }
 
+/** Goes to `to`, saying `notice` first when there is one to say. */
+function Redirect({ to, notice }: { to: string; notice: string | null }) {
+  useEffect(() => {
+    if (notice) toast.error(notice);
+  }, [notice]);
+  return <Navigate to={to} replace />;
+}
+
 export function AppLayout() {
   const matches = useMatches();
   const { pathname } = useLocation();
@@ -39,7 +47,7 @@ export function AppLayout() {
   useEffect(() => {
     if (viewer.justSignedIn && handle.access !== 'guestOnly') sessionActor.send({ type: 'session.landed' });
   }, [viewer.justSignedIn, handle.access]);
-  if (redirect && redirect !== pathname) return <Navigate to={redirect} replace />;
+  if (redirect && redirect !== pathname) return <Redirect to={redirect} notice={redirectNotice(handle.access, viewer)} />;
 
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">

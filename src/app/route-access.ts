@@ -1,3 +1,4 @@
+import { SUPERUSERS_ONLY } from '../../contract/clients-constants';
 import type { Role } from '../../contract/roles';
 import type { SessionContext } from '../../machines/session.machine';
 import { RETURN_PARAM } from '../../machines/return-path';
@@ -44,6 +45,11 @@ function signInFor(pathname: string): string {
  * to /home; 3. a plain user without a department is held on /profile. Returns where to go, or null to stay.
  * This is navigation only: the server checks every call itself.
  */
+/** What a signed-in person sent away is told (administration spec: the superuser's pages say why); null: nothing. */
+export function redirectNotice(access: Access, viewer: Viewer): string | null {
+  return viewer.authenticated && access === 'superuser' && viewer.role !== 'superuser' ? SUPERUSERS_ONLY : null;
+}
+
 export function redirectFor(access: Access, viewer: Viewer, pathname: string): string | null {
   const isProtected = access !== 'public' && access !== 'guestOnly';
   if (isProtected && !viewer.authenticated) return signInFor(pathname);
@@ -65,6 +71,7 @@ export const NAV_LINKS: ReadonlyArray<{ to: string; label: string; roles: readon
   { to: '/home', label: 'Home', roles: ['superuser', 'admin'] },
   { to: '/chat', label: 'Chat', roles: ['user', 'admin'] },
   { to: '/users', label: 'Users', roles: ['admin'] },
+  { to: '/clients', label: 'Clients', roles: ['superuser'] },
   { to: '/system-prompts', label: 'System Prompts', roles: ['superuser'] },
   { to: '/departments', label: 'Departments', roles: ['admin'] },
   { to: '/global-policy', label: 'Global Policy', roles: ['admin'] },

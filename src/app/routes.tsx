@@ -60,7 +60,7 @@ export const routes: RouteObject[] = [
       page('/logout', 'public', () => import('../features/auth/logout-page')),
       page('/users', 'admin', () => import('../features/users/users-page')),
       page('/clients', 'superuser', titled('Client Management')),
-      page('/clients/:clientId/users', 'superuser', titled('Client Users Management')),
+      page('/clients/:clientId/users', 'superuser', () => import('../features/users/client-users-page')),
       page('/system-prompts', 'superuser', titled('System Prompts')),
       page('/register', 'adminOrSuperuser', () => import('../features/users/register-page')),
       page('/departments', 'admin', () => import('../features/departments/departments-page')),

@@ -17,8 +17,9 @@ export const departmentChoicesInput: PagerInput = {
 /** The pager's one call: every department at once, as page 1 of 1 (exported so tests can provide it with fakes). */
 export function defineDepartmentChoicesActors({ api }: { api: { listAllDepartments: typeof listAllDepartments } }) {
   return {
-    fetchPage: fromPromise<PageResult, PageRequest>(async () => {
-      const items = await api.listAllDepartments();
+    fetchPage: fromPromise<PageResult, PageRequest>(async ({ input }) => {
+      const clientId = input.filters.client_id as string | undefined;
+      const items = await api.listAllDepartments(clientId);
       return { items, page: 1, total: items.length, totalPages: 1 };
     }),
   };
@@ -31,11 +32,12 @@ const departmentChoices = pagerMachine.provide({ actors: defineDepartmentChoices
 
 /**
  * Every department of the signed-in person's organisation with its units, for the Department and Unit selects
- * (Profile, the Edit User dialog), read through the shared pager: null while loading, [] after a failure, which
+ * (Profile, the Edit User dialog; `clientId`: a client's, for the superuser), read through the shared pager: null while loading, [] after a failure, which
  * `onFailure` reports in the screen's own words.
  */
-export function useOrganisationDepartments(onFailure: () => void): Department[] | null {
-  const pager = useActorRef(departmentChoices, { input: departmentChoicesInput });
+export function useOrganisationDepartments(onFailure: () => void, clientId?: string): Department[] | null {
+  // The superuser names the organisation (a client's Users page); others get their own.
+  const pager = useActorRef(departmentChoices, { input: clientId ? { ...departmentChoicesInput, filters: { client_id: clientId } } : departmentChoicesInput });
   // The latest callback, without reloading when a screen passes a new function on each render.
   const failed = useRef(onFailure);
   failed.current = onFailure;

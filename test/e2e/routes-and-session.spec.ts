@@ -14,6 +14,8 @@ test.describe('route guards', () => {
     for (const path of ['/clients', '/system-prompts', '/clients/abc/users']) {
       await page.goto(path);
       await expect(page, path).toHaveURL(/\/home$/);
+      // The superuser's pages say why (administration spec, Clients page).
+      await expect(page.getByText('Access denied. Only superusers can access this page.'), path).toBeVisible();
     }
     for (const [path, title] of [
       ['/users', 'User Management'],

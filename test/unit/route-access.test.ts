@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redirectFor, sidebarVisible, NAV_LINKS, type Viewer } from '../../src/app/route-access';
+import { redirectFor, redirectNotice, sidebarVisible, NAV_LINKS, type Viewer } from '../../src/app/route-access';
 import { themeColorFor } from '../../src/app/theme-color';
 
 const guest: Viewer = { authenticated: false, role: null, departmentId: null };
@@ -37,10 +37,20 @@ describe('route guards in the spec order', () => {
   });
 });
 
+describe('what a person sent away is told', () => {
+  it("says the spec's sentence to signed-in non-superusers on superuser pages, and nothing elsewhere", () => {
+    expect(redirectNotice('superuser', admin)).toBe('Access denied. Only superusers can access this page.');
+    expect(redirectNotice('superuser', user)).toBe('Access denied. Only superusers can access this page.');
+    expect(redirectNotice('superuser', superuser)).toBeNull();
+    expect(redirectNotice('superuser', guest)).toBeNull();
+    expect(redirectNotice('admin', user)).toBeNull();
+  });
+});
+
 describe('sidebar', () => {
   it('links by role', () => {
     const linksFor = (role: 'user' | 'admin' | 'superuser') => NAV_LINKS.filter((l) => l.roles.includes(role)).map((l) => l.label);
-    expect(linksFor('superuser')).toEqual(['Home', 'System Prompts', 'Feedback Inbox']);
+    expect(linksFor('superuser')).toEqual(['Home', 'Clients', 'System Prompts', 'Feedback Inbox']);
     expect(linksFor('admin')).toEqual(['Home', 'Chat', 'Users', 'Departments', 'Global Policy', 'Feedback Inbox']);
     expect(linksFor('user')).toEqual(['Chat']);
   });

@@ -17,15 +17,16 @@ export interface UsersApi {
 /**
  * The Users page's side effects, for the record editor (machines/record-editor.machine.ts): a page of people (of a
  * status, or all), the Edit User save, and its acts: the status switch and the activation e-mail sent again. Built
- * once at module level: `recordEditorMachine.provide({ actors: defineUsersActors({ api }) })`.
+ * once at module level: `recordEditorMachine.provide({ actors: defineUsersActors({ api }) })`; a client's Users page
+ * (the superuser's /clients/{id}/users) builds one with that `clientId`, whose people it lists.
  */
-export function defineUsersActors({ api }: { api: UsersApi }) {
+export function defineUsersActors({ api, clientId }: { api: UsersApi; clientId?: string }) {
   return {
     list: pagerMachine.provide({
       actors: {
         fetchPage: fromPromise<PageResult, PageRequest>(async ({ input, signal }) => {
           const status = input.filters.status as UserStatus | undefined;
-          const list = await api.fetchUserPage({ page: input.page, pageSize: input.pageSize, search: input.query, status }, signal);
+          const list = await api.fetchUserPage({ page: input.page, pageSize: input.pageSize, search: input.query, status, clientId }, signal);
           return { items: list.users, page: list.page, total: list.total, totalPages: list.total_pages };
         }),
       },

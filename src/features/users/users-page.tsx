@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { UserPlus } from 'lucide-react';
 import { DEPARTMENTS_FETCH_FAILED } from '../../../contract/departments-constants';
@@ -22,20 +23,34 @@ import { StatusFilterChips } from './status-filter';
 import { UserRow } from './user-row';
 import { defineUsersActors } from './users-actors';
 
-const machine = recordEditorMachine.provide({ actors: defineUsersActors({ api: { fetchUserPage, updateUser, setUserStatus, resendActivation } }) });
+const usersApi = { fetchUserPage, updateUser, setUserStatus, resendActivation };
+const machine = recordEditorMachine.provide({ actors: defineUsersActors({ api: usersApi }) });
 
 /** /users ('User Management'): a thin view of the record editor with the users' input. */
 export default function UsersPage() {
-  const me = useSession((c) => (c.user ? { id: c.user.id, role: c.user.role, clientId: c.user.client_id } : null));
-  // The route is for signed-in admins only, so the person is known here.
-  if (!me) return null;
-  return <Users meId={me.id} role={me.role} clientId={me.clientId} />;
+  return <UsersScreen />;
 }
 
-function Users({ meId, role, clientId }: { meId: string; role: User['role']; clientId: string | null }) {
-  const admin = useActorRef(machine, { input: usersAdminInput(meId) });
+/**
+ * The Users page of the signed-in admin's organisation, or (`scopedClientId`, the superuser's
+ * /clients/{id}/users, 'Client Users Management') of the client named.
+ */
+export function UsersScreen({ scopedClientId }: { scopedClientId?: string }) {
+  const me = useSession((c) => (c.user ? { id: c.user.id, role: c.user.role, clientId: c.user.client_id } : null));
+  // The routes are for signed-in admins and superusers only, so the person is known here.
+  if (!me) return null;
+  // A new client's page starts afresh (its own list), not with the last one's.
+  return <Users key={scopedClientId ?? ''} meId={me.id} role={me.role} clientId={scopedClientId ?? me.clientId} scoped={!!scopedClientId} />;
+}
+
+function Users({ meId, role, clientId, scoped }: { meId: string; role: User['role']; clientId: string | null; scoped: boolean }) {
+  const scopedMachine = useMemo(
+    () => (scoped && clientId ? recordEditorMachine.provide({ actors: defineUsersActors({ api: usersApi, clientId }) }) : machine),
+    [scoped, clientId],
+  );
+  const admin = useActorRef(scopedMachine, { input: usersAdminInput(meId) });
   useNoticeToasts(admin);
-  const departments = useOrganisationDepartments(() => toast.error(DEPARTMENTS_FETCH_FAILED));
+  const departments = useOrganisationDepartments(() => toast.error(DEPARTMENTS_FETCH_FAILED), scoped ? (clientId ?? undefined) : undefined);
   const listRef = useSelector(admin, (s) => s.children.list)!;
   const list = useSelector(listRef, (s) => pagerView<User>(s), samePagerView);
   const status = useSelector(listRef, (s) => ((s.context.filters.status as StatusFilter | undefined) ?? 'all'));
@@ -48,7 +63,7 @@ function Users({ meId, role, clientId }: { meId: string; role: User['role']; cli
   return (
     <div className="mx-auto max-w-6xl space-y-6 p-6 md:p-10">
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <PageTitle>User Management</PageTitle>
+        <PageTitle>{scoped ? 'Client Users Management' : 'User Management'}</PageTitle>
         <ButtonLink variant="primary" href={register}>
           <UserPlus aria-hidden className="size-4" /> {role === 'superuser' ? 'Register Admin User' : 'Add New User'}
         </ButtonLink>
