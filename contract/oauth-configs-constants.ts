@@ -38,3 +38,7 @@ export const OAUTH_KEY_WRONG =
 
 /** How a stored secret is shown: never more than its last 4 characters. */
 export const OAUTH_SECRET_MASK = '••••••••';
+
+/** The modal's words for the list refused with 503 (either of the two sentences above: the list keeps only the status). */
+export const OAUTH_LIST_UNAVAILABLE =
+  'OAuth configurations cannot be read: the server has no OAUTH_SECRET_KEY, or it does not open the stored secrets. Ask the operator to check it.';
