@@ -17,7 +17,7 @@ import { notice, type Notice } from './notice';
 import { pollMachine, type PollInput, type PollOutput, type PollProgress } from './poll.machine';
 import { report, type ReportsTo } from './report';
 import { errorMarker } from '../shared/markers';
-import { UNKNOWN_STREAM_ERROR } from '../contract/chat-constants';
+import { FAIR_USE_EXCEEDED, FAIR_USE_EXCEEDED_CODE, UNKNOWN_STREAM_ERROR } from '../contract/chat-constants';
 import type { ChatMessage, ConversationMessages, MessageDocument, ReasoningEffort } from '../contract/chat';
 import type { StreamActivity, StreamErrorType, Usage } from '../contract/chat-stream';
 
@@ -116,6 +116,8 @@ export const MAX_FOLLOW_ATTEMPTS = 600;
 /** Spec section 4 and 8 texts (kept here so machines/ only imports types from contract/chat.ts, which pulls zod). */
 /** The title over a reply lost to the network (said in the same box as a reply the model failed to write). */
 export const CONNECTION_FAILED_TITLE = 'The connection to the assistant failed';
+/** The title over a question refused for the month's fair use (its sentence is FAIR_USE_EXCEEDED). */
+export const FAIR_USE_REFUSED_TITLE = "This month's allowance is used up";
 export const SEND_REQUEST_FAILED = "Sorry, I couldn't process your request. Please try again.";
 export const SEND_STREAM_FAILED = 'Sorry, I encountered an error while processing your request. Please try again.';
 export const FETCH_MESSAGES_FAILED = 'Failed to fetch messages';
@@ -212,7 +214,7 @@ export type SendMessageStreamEvent =
   /** The server's `event: done` record. */
   | { type: 'stream.done'; messageId: string; usage: Usage; stopped: boolean }
   /** The request could not be made or was refused ('request'), or the stream broke ('stream'). */
-  | { type: 'stream.failed'; phase: 'request' | 'stream'; detail?: string };
+  | { type: 'stream.failed'; phase: 'request' | 'stream'; detail?: string; code?: string };
 
 export type ChatSendEvent =
   /** Select a conversation (id) or start a new chat (null). Re-opening the current id is ignored (unless its load failed). */
@@ -459,6 +461,11 @@ export const chatSendMachine = setup({
   },
   guards: {
     hasConversation: ({ context }) => context.conversationId !== null,
+    /** The server refused the question because the organisation's fair use of the month is spent. */
+    fairUseSpent: ({ event }) => {
+      assertEvent(event, 'stream.failed');
+      return event.code === FAIR_USE_EXCEEDED_CODE;
+    },
     /** The server has no such conversation for this person (not a network or server failure). */
     loadNotFound: ({ event }) => {
       assertEvent(event, 'xstate.error.actor.loadMessages');
@@ -647,6 +654,16 @@ export const chatSendMachine = setup({
         streamingMessageId: null,
       };
     }),
+    /**
+     * The question refused for the month's fair use: not a failure to retry (Refresh would change nothing), so the
+     * reply says why and the chat is idle again; the question stays on screen (the server kept nothing of it).
+     */
+    refuseForFairUse: assign(({ context }) => ({
+      messages: finishAssistant(context.messages, { content: FAIR_USE_EXCEEDED, status: 'error' }),
+      streamingText: '',
+      streamingMessageId: null,
+      failureDetail: null,
+    })),
     /** A network failure of our send: the spec's sentence for the phase replaces the reply. */
     failReply: assign(({ context, event }, params: { phase: 'request' | 'stream' }) => {
       assertEvent(event, ['stream.failed', 'xstate.error.actor.sendMessage']);
@@ -762,7 +779,10 @@ export const chatSendMachine = setup({
           { guard: 'hasConversation', target: 'idle', actions: ['failReplyWithServerError', 'reportExchangeCompleted'] },
           { target: 'idle', actions: 'failReplyWithServerError' },
         ],
-        'stream.failed': { target: 'networkError', actions: { type: 'failReply', params: ({ event }) => ({ phase: event.phase }) } },
+        'stream.failed': [
+          { guard: 'fairUseSpent', target: 'idle', actions: 'refuseForFairUse' },
+          { target: 'networkError', actions: { type: 'failReply', params: ({ event }) => ({ phase: event.phase }) } },
+        ],
         'reply.stop': {
           guard: { type: 'canStop', params: { following: false } },
           actions: { type: 'startStopping', params: { following: false } },

@@ -20,6 +20,8 @@ export class StreamFailure extends Error {
     readonly phase: 'request' | 'stream',
     readonly detail: string,
     readonly status = 0,
+    /** The error envelope's `code`, when the server refused the request with one (e.g. fair_use_exceeded). */
+    readonly code?: string,
   ) {
     super(detail);
     this.name = 'StreamFailure';
@@ -74,15 +76,18 @@ export interface StreamOptions {
   now?: () => number;
 }
 
-async function failureDetail(response: Response): Promise<string> {
+async function refusal(response: Response): Promise<StreamFailure> {
+  let detail = response.statusText || `HTTP ${response.status}`;
+  let code: string | undefined;
   try {
-    const body = (await response.json()) as { detail?: unknown; message?: unknown };
-    if (typeof body.detail === 'string') return body.detail;
-    if (typeof body.message === 'string') return body.message;
+    const body = (await response.json()) as { detail?: unknown; message?: unknown; code?: unknown };
+    if (typeof body.detail === 'string') detail = body.detail;
+    else if (typeof body.message === 'string') detail = body.message;
+    if (typeof body.code === 'string') code = body.code;
   } catch {
-    // not JSON: fall through
+    // not JSON: the status line says it
   }
-  return response.statusText || `HTTP ${response.status}`;
+  return new StreamFailure('request', detail, response.status, code);
 }
 
 /**
@@ -121,7 +126,7 @@ export async function streamMessage(body: SendMessageRequest, handlers: StreamHa
       body: JSON.stringify(body),
       async onopen(response) {
         if (response.status === 401) throw new Unauthorized();
-        if (!response.ok) throw new StreamFailure('request', await failureDetail(response), response.status);
+        if (!response.ok) throw await refusal(response);
         if (!response.headers.get('content-type')?.includes('text/event-stream')) {
           throw new StreamFailure('request', 'The server did not answer with a stream', response.status);
         }

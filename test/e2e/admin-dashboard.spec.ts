@@ -69,6 +69,9 @@ test.describe('admin dashboard', () => {
     expect(shown).toBeGreaterThanOrEqual(before + 1);
     await expect(page.getByRole('heading', { name: /^Top 3 Departments \(\w+ \d{4}\)$/ })).toBeVisible();
     await expect(page.getByRole('listitem').filter({ hasText: 'Engineering' })).toBeVisible();
+    // The month's fair use (README "Fair use"): the demo subscription's 100 seats x fair use 100 x 1,000,000 tokens.
+    await expect(page.getByRole('meter', { name: /^Fair use \(\w+ \d{4}\)$/ })).toBeVisible();
+    await expect(page.getByText(/^[1-9][\d,]* of 10,000,000,000 tokens \(\d+(\.\d)?%\)$/)).toBeVisible();
 
     // The chart (loaded on demand), its tooltip, then the same numbers as a table.
     const chart = page.getByRole('img', { name: /^Monthly User Activity chart/ });

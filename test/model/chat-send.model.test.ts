@@ -6,7 +6,7 @@ import { notice } from '../../machines/notice';
 import type { PollOutput } from '../../machines/poll.machine';
 import { type ChatMessage, type ConversationMessages, type ReplyStopResult, type SendMessageRequest } from '../../contract/chat';
 import type { Usage } from '../../contract/chat-stream';
-import { UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
+import { FAIR_USE_EXCEEDED, FAIR_USE_EXCEEDED_CODE, UNKNOWN_STREAM_ERROR } from '../../contract/chat-constants';
 import { errorMarker } from '../../shared/markers';
 import { ApiError } from '../../src/api/api-error';
 import { StreamFailure } from '../../src/api/chat-stream';
@@ -207,6 +207,7 @@ const eventsFor = (s: Snap): Ev[] => {
       { type: 'stream.error', errorType: 'llm', message: 'The model is unavailable' },
       { type: 'stream.error', errorType: 'unknown', message: UNKNOWN_STREAM_ERROR },
       { type: 'stream.failed', phase: 'request', detail: 'Network Error' },
+      { type: 'stream.failed', phase: 'request', detail: FAIR_USE_EXCEEDED, code: FAIR_USE_EXCEEDED_CODE },
       { type: 'stream.failed', phase: 'stream', detail: 'socket closed' },
       { type: 'xstate.error.actor.sendMessage', error: new Error('boom'), actorId: 'sendMessage' },
     ];
@@ -579,6 +580,14 @@ runModelTest({
           stopped: ev.stopped,
         });
         expect(c.lastUsage).toEqual(usage);
+      }
+      if (e?.type === 'stream.failed') {
+        // Only a refusal for the month's fair use ends here: said in the reply, nothing to refresh.
+        expect((e as Extract<ChatSendEvent, { type: 'stream.failed' }>).code).toBe(FAIR_USE_EXCEEDED_CODE);
+        expect(c.messages.at(-1)).toMatchObject({ sender: 'Assistant', status: 'error', content: FAIR_USE_EXCEEDED });
+        expect(c.messages.at(-2)!.sender).not.toBe('Assistant');
+        expect(c.failureDetail).toBeNull();
+        expect(c.streamingMessageId).toBeNull();
       }
       if (e?.type === 'stream.error') {
         const ev = e as Extract<ChatSendEvent, { type: 'stream.error' }>;

@@ -6,7 +6,7 @@ import { TextField } from 'react-aria-components/TextField';
 import { BookmarkPlus, Copy, Pencil, RotateCcw } from 'lucide-react';
 import { type ChatMessage } from '../../../contract/chat';
 import type { StreamActivity } from '../../../contract/chat-stream';
-import { MESSAGE_EMPTY } from '../../../contract/chat-constants';
+import { FAIR_USE_EXCEEDED, MESSAGE_EMPTY } from '../../../contract/chat-constants';
 import { copyMessage } from '../../ui/markdown/copy-message';
 import { AssistantMarkdown } from '../../ui/markdown/assistant-markdown';
 import { UserMessageText } from '../../ui/markdown/user-message-text';
@@ -18,7 +18,7 @@ import { ReplyRating } from './reply-rating';
 import { MessageTime } from './message-time';
 import { MessageFiles } from './message-files';
 import { MessageError } from '../../ui/markdown/message-error';
-import { CONNECTION_FAILED_TITLE, SEND_REQUEST_FAILED, SEND_STREAM_FAILED } from '../../../machines/chat-send.machine';
+import { CONNECTION_FAILED_TITLE, FAIR_USE_REFUSED_TITLE, SEND_REQUEST_FAILED, SEND_STREAM_FAILED } from '../../../machines/chat-send.machine';
 
 /** The chat-send machine's sentences for a reply lost to the network (no error marker in them). */
 const isNetworkFailure = (message: ChatMessage, content: string) =>
@@ -144,6 +144,10 @@ export const MessageItem = memo(function MessageItem({ message, liveText, isThin
       ) : isNetworkFailure(message, content) ? (
         // Model and network failures look alike: what happened, in the reply, with the way on under it.
         <MessageError title={CONNECTION_FAILED_TITLE}>
+          <p>{content}</p>
+        </MessageError>
+      ) : message.status === 'error' && content === FAIR_USE_EXCEEDED ? (
+        <MessageError title={FAIR_USE_REFUSED_TITLE}>
           <p>{content}</p>
         </MessageError>
       ) : (

@@ -33,7 +33,7 @@ export function defineSendMessageActor({ api }: { api: SendMessageApi }) {
         const failure = error instanceof StreamFailure ? error : new StreamFailure('request', 'Network Error');
         // The server's own sentence (busy, too many messages, 'Message not found' for an edit of a message that is
         // gone, ...) is worth showing; a dropped connection's is not.
-        back({ type: 'stream.failed', phase: failure.phase, detail: failure.status ? failure.detail : undefined });
+        back({ type: 'stream.failed', phase: failure.phase, detail: failure.status ? failure.detail : undefined, code: failure.code });
       });
     return () => controller.abort();
   });

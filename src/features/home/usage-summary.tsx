@@ -18,6 +18,7 @@ import { Button } from '../../ui/button';
 import { Card } from '../../ui/card';
 import { ErrorBanner } from '../../ui/error-banner';
 import { Spinner } from '../../ui/spinner';
+import { FairUseCard } from './fair-use-card';
 import { longMonth } from './month-label';
 import { MonthlyActivityTable } from './monthly-activity-table';
 import { defineUsageSummaryActors } from './usage-actors';
@@ -86,6 +87,11 @@ function DashboardPanels({ dashboard }: { dashboard: Dashboard }) {
   const monthName = current ? longMonth(current) : '';
   return (
     <div className="grid gap-6 lg:grid-cols-3">
+      {dashboard.fair_use && (
+        <Card className="lg:col-span-3">
+          <FairUseCard fairUse={dashboard.fair_use} monthName={monthName} />
+        </Card>
+      )}
       <Card className="lg:col-span-3">
         <ActivityPanel months={dashboard.user_month} />
       </Card>
