@@ -12,7 +12,7 @@ import {
   OAUTH_UPDATED,
   type OAuthProvider,
 } from '../contract/oauth-configs-constants';
-import type { PagerInput } from './pager.machine';
+import { MAX_PAGE_SIZE, type PagerInput } from './pager.machine';
 import {
   deleteRecord,
   type ActRecordEvent,
@@ -46,7 +46,7 @@ import {
  */
 
 export const oauthConfigsListInput: PagerInput = {
-  pageSize: 100,
+  pageSize: MAX_PAGE_SIZE,
   mode: 'replace',
   messages: { load: OAUTH_FETCH_FAILED, loadMore: OAUTH_FETCH_FAILED },
   quietStatuses: [503],

@@ -61,7 +61,7 @@ export const routes: RouteObject[] = [
       page('/users', 'admin', () => import('../features/users/users-page')),
       page('/clients', 'superuser', titled('Client Management')),
       page('/clients/:clientId/users', 'superuser', () => import('../features/users/client-users-page')),
-      page('/system-prompts', 'superuser', titled('System Prompts')),
+      page('/system-prompts', 'superuser', () => import('../features/system-prompts/system-prompts-page')),
       page('/register', 'adminOrSuperuser', () => import('../features/users/register-page')),
       page('/departments', 'admin', () => import('../features/departments/departments-page')),
       page('/global-policy', 'admin', () => import('../features/global-policy/global-policy-page')),
