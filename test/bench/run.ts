@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { measureBurst, printBurst } from './burst';
+import { measureClientsQuery, printClientsQuery } from './clients-query';
 import { measureFirstToken, printFirstToken } from './first-token';
 import { measureIngest, printIngest } from './ingest';
 import { measureLoadStreams, printLoadStreams } from './load-streams';
@@ -36,6 +37,8 @@ const serverSections = {
   // `npm run bench -- burst`: 300 sends at once, health timed meanwhile (issue 27); SQLite, and PostgreSQL with a URL.
   burst: () => section('Burst of sends', async () => printBurst(await measureBurst())),
   reports: () => section('Usage reports on 1,000,000 rows', async () => printReportQuery(await measureReportQuery())),
+  // `npm run bench -- clients`: the Clients page and Client Usage Analytics at 10,000 clients (PostgreSQL only).
+  clients: () => section('Clients at 10,000', async () => printClientsQuery(await measureClientsQuery())),
   // `npm run bench -- ingest` / `retrieval`: documents (issue 9), SQLite and PostgreSQL with a URL.
   ingest: () => section('Document ingestion', async () => printIngest(await measureIngest())),
   retrieval: () => section('Retrieval over 10,000 chunks', async () => printRetrieval(await measureRetrieval())),
