@@ -179,6 +179,27 @@ describe(`client organisations (${dbKind})`, () => {
     expect(keep.statusCode, keep.body).toBe(200);
     expect(keep.json().data.client_name).toBe('Later Client Renamed');
 
+    // ldap chosen under premium, then a standard subscription in force: the client signs in with email, unedited.
+    const moved = await register('Moved To Standard', {
+      client: { auth_type: 'ldap' },
+      subscription: { package_id: premiumId, start_date: iso(-30), expire_date: iso(-2) },
+    });
+    expect(moved.subscription).toBeNull();
+    expect(moved.auth_type).toBe('ldap');
+    const following = await call('POST', paths.subscriptions, superuser, {
+      client_id: moved.id,
+      package_id: standardId,
+      max_users: 1,
+      fair_use: 1,
+      start_date: iso(-1),
+      expire_date: iso(300),
+    });
+    expect(following.statusCode, following.body).toBe(200);
+    const now = await call('GET', pathTo(paths.client, { id: moved.id }), superuser);
+    expect(now.json().data).toMatchObject({ auth_type: 'email', subscription: { package: { type: 'standard' } } });
+    const listed = await call('GET', `${paths.clients}?search=Moved%20To%20Standard`, superuser);
+    expect(listed.json().data.clients[0].auth_type).toBe('email');
+
     const missing = await edit('no-such-client', base);
     expect(missing.statusCode).toBe(404);
     expect(detail(missing)).toBe(CLIENT_NOT_FOUND);

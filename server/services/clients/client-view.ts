@@ -4,6 +4,7 @@ import { subscriptionStatusAt } from '../../../shared/subscription-periods';
 import type { ClientRecord } from '../../db/repositories/clients';
 import { parseFeatures } from '../../db/repositories/packages';
 import type { SubscriptionWithPackage } from '../../db/repositories/subscriptions';
+import { effectiveAuthType } from './auth-types';
 
 /** A subscription as the contract gives it: its status derived from its dates at `at`. */
 export function toSubscriptionView(row: SubscriptionWithPackage, at: string): Subscription {
@@ -30,7 +31,7 @@ export function toClientView(row: ClientRecord, current: SubscriptionWithPackage
     contact_info: { email: row.email, phone: row.phone },
     origin: row.origin,
     status: row.status,
-    auth_type: row.auth_type,
+    auth_type: effectiveAuthType(row.auth_type, current?.package_type ?? null),
     client_type: row.client_type,
     created_at: row.created_at,
     updated_at: row.updated_at,
