@@ -17,7 +17,7 @@ export const OAUTH_FORM_ID = 'oauth-config-form';
 /**
  * The add and edit forms of the OAuth Configurations modal: a thin view of the record editor's `editing` and
  * `saving` states. On edit the stored secret shows only as its mask; 'Change Secret' opens the secret field (the
- * other fields are disabled meanwhile) and 'Keep Current Secret' cancels it.
+ * other fields are disabled meanwhile) and 'Cancel Secret Change' keeps the stored one.
  */
 export function OAuthConfigForm({ editor, draft }: { editor: ActorRefFrom<RecordEditorMachine>; draft: OAuthDraft }) {
   const state = useSelector(
@@ -80,8 +80,8 @@ export function OAuthConfigForm({ editor, draft }: { editor: ActorRefFrom<Record
             description={draft.mode === 'edit' ? 'Provider, Client ID and Tenant ID are locked while the secret is changed.' : undefined}
           />
           {draft.mode === 'edit' && (
-            <Button size="sm" variant="ghost" isDisabled={state.saving} onPress={() => editor.send(oauthEvents.cancelSecretEdit())}>
-              Keep Current Secret
+            <Button size="sm" isDisabled={state.saving} onPress={() => editor.send(oauthEvents.cancelSecretEdit())}>
+              Cancel Secret Change
             </Button>
           )}
         </div>
