@@ -26,8 +26,8 @@ function eventsFor(s: Snap): Step[] {
   }
   const changes: Step[] = [
     { type: 'preview.choose', clientId: s.context.previewClientId === null ? OWN_CLIENT : null },
-    notice('success', SYSTEM_PROMPT_ACTIVATED),
-    notice('error', SYSTEM_PROMPT_ACTIVATE_FAILED),
+    { ...notice('success', SYSTEM_PROMPT_ACTIVATED) },
+    { ...notice('error', SYSTEM_PROMPT_ACTIVATE_FAILED) },
   ];
   return s.matches('failed') ? [...changes, { type: 'preview.retry' }] : changes;
 }
