@@ -29,7 +29,7 @@ export function PromptPreview({ page, prompts }: { page: ActorRefFrom<SystemProm
   const active = state.preview?.active_prompt_id ? prompts.find((p) => p.id === state.preview!.active_prompt_id) : null;
 
   return (
-    <Card className="space-y-4" aria-labelledby="prompt-preview-title">
+    <Card role="region" className="space-y-4" aria-labelledby="prompt-preview-title">
       <div className="space-y-1">
         <h2 id="prompt-preview-title" className="text-lg font-semibold text-gray-900 dark:text-gray-50">
           Composed prompt preview

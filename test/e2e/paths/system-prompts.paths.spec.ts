@@ -87,7 +87,7 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       await expectPreview(run);
       return;
     case 'xstate.error.actor.preview':
-      await expect(page.getByRole('alert').filter({ hasText: SYSTEM_PROMPT_PREVIEW_FAILED })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Composed prompt preview' }).getByRole('alert')).toContainText(SYSTEM_PROMPT_PREVIEW_FAILED);
       await expect(toast(page, SYSTEM_PROMPT_PREVIEW_FAILED)).toBeVisible();
       await page.unroute(PREVIEW);
       return;
