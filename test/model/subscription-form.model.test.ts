@@ -156,7 +156,7 @@ runModelTest({
   simpleKey: (s) => JSON.stringify(s.value),
   edgeKeys: true,
   checks: {
-    loadingPackages: check((s, e, p) => {
+    loadingPackages: check((_s, e, p) => {
       expect(packageReads).toBeGreaterThan(0);
       if (e?.type === 'packages.retry') expect(p!.matches('packagesFailed')).toBe(true);
     }),
