@@ -8,6 +8,7 @@ import { notice, type Notice } from './notice';
 import { report, type ReportsTo } from './report';
 import {
   defaultSubscriptionValues,
+  oneYearAfter,
   toSubscriptionPayload,
   validateSubscription,
   type SubscriptionErrors,
@@ -23,7 +24,8 @@ export * from './subscription-rules';
  * `loadingPackages` (tag `busy`): the packages (`fetchPackages`, GET /packages/) -> `editing`, or `packagesFailed`
  * ('Failed to load packages. Please try again.', `packages.retry`). `editing`: the five fields with the defaults
  * (start after the latest existing expiry but never before now, a one-year term, max users 1, fair use 1); a field's
- * message shows once it was changed or a submit was tried, and the overlap sentence as soon as the typed period
+ * message shows once it was changed or a submit was tried (the expiry follows a changed start by a year until it is
+ * changed itself), and the overlap sentence as soon as the typed period
  * meets one of `existing` (all the client's subscriptions). `form.submit` with every rule met -> `saving` (tag
  * `busy`, `createSubscription`, POST /subscriptions/) -> `saved` (final, output: the new subscription) with the
  * toast 'Subscription created successfully'. A refusal goes back to `editing` with the server's sentence inline
@@ -124,8 +126,13 @@ export const subscriptionFormMachine = setup({
         'field.change': {
           actions: assign(({ context, event }) => {
             assertEvent(event, 'field.change');
+            const values = { ...context.values, [event.field]: event.value };
+            // The expiry follows a new start (a one-year term) until the person sets the expiry themselves.
+            if (event.field === 'startDate' && !context.touched.includes('expiryDate') && oneYearAfter(event.value)) {
+              values.expiryDate = oneYearAfter(event.value);
+            }
             return {
-              values: { ...context.values, [event.field]: event.value },
+              values,
               touched: context.touched.includes(event.field) ? context.touched : [...context.touched, event.field],
               serverError: null,
             };

@@ -175,6 +175,8 @@ runModelTest({
       }
       if (e?.type === 'field.change') {
         expect(s.context.values[e.field]).toBe(e.value);
+        // A new start moves the expiry a year on while the expiry was not changed by hand (it never is here).
+        expect(s.context.values.expiryDate).toBe(e.field === 'startDate' ? oneYearAfter(e.value) : p!.context.values.expiryDate);
         expect(s.context.touched).toContain(e.field);
         expect(s.context.serverError).toBeNull();
         // A changed field's message shows at once; an untouched one's only after a submit.
