@@ -8,9 +8,9 @@ import { notice, type Notice } from './notice';
 import { report, type ReportsTo } from './report';
 import {
   defaultSubscriptionValues,
-  oneYearAfter,
   toSubscriptionPayload,
   validateSubscription,
+  withFieldChange,
   type SubscriptionErrors,
   type SubscriptionField,
   type SubscriptionValues,
@@ -126,13 +126,8 @@ export const subscriptionFormMachine = setup({
         'field.change': {
           actions: assign(({ context, event }) => {
             assertEvent(event, 'field.change');
-            const values = { ...context.values, [event.field]: event.value };
-            // The expiry follows a new start (a one-year term) until the person sets the expiry themselves.
-            if (event.field === 'startDate' && !context.touched.includes('expiryDate') && oneYearAfter(event.value)) {
-              values.expiryDate = oneYearAfter(event.value);
-            }
             return {
-              values,
+              values: withFieldChange(context.values, event.field, event.value, context.touched.includes('expiryDate')),
               touched: context.touched.includes(event.field) ? context.touched : [...context.touched, event.field],
               serverError: null,
             };

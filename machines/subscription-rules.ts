@@ -77,6 +77,16 @@ export function earliestStart(existing: readonly Period[], now: Date): Date {
   return new Date(Math.max(currentMinute, afterLatest));
 }
 
+/**
+ * The values after the person changed `field`: a new start moves the expiry a year on (the default term) until the
+ * expiry was changed by hand (`expiryTouched`).
+ */
+export function withFieldChange(values: SubscriptionValues, field: SubscriptionField, value: string, expiryTouched: boolean): SubscriptionValues {
+  const next = { ...values, [field]: value };
+  if (field === 'startDate' && !expiryTouched && oneYearAfter(value)) next.expiryDate = oneYearAfter(value);
+  return next;
+}
+
 /** The defaults (spec sections 4 and 9): no package, max users 1, fair use 1, start per earliestStart, a one-year term. */
 export function defaultSubscriptionValues(existing: readonly Period[], now: Date): SubscriptionValues {
   const start = toLocalInput(earliestStart(existing, now));

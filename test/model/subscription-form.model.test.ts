@@ -24,6 +24,7 @@ import {
   toSubscriptionPayload,
   validateSubscription,
   visibleErrors,
+  withFieldChange,
   type SubscriptionFormInput,
 } from '../../machines/subscription-form.machine';
 import { pendingActor } from './support/fakes';
@@ -227,6 +228,11 @@ describe('subscription rules (examples)', () => {
     const start = toLocalInput(new Date('2027-03-01T09:30:00.000Z'));
     expect(fromLocalInput(oneYearAfter(start))).toBe('2028-03-01T09:30:00.000Z');
     expect(oneYearAfter('')).toBe('');
+    // The expiry follows a changed start until it was changed by hand; an unfinished start leaves it.
+    const values = defaultSubscriptionValues([], at);
+    expect(withFieldChange(values, 'startDate', start, false).expiryDate).toBe(oneYearAfter(start));
+    expect(withFieldChange(values, 'startDate', start, true).expiryDate).toBe(values.expiryDate);
+    expect(withFieldChange(values, 'startDate', '', false)).toEqual({ ...values, startDate: '' });
   });
 
   it('words the three overlaps as the spec, with the existing period in UTC', () => {
