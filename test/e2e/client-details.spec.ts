@@ -64,7 +64,7 @@ test.describe('Client Details', () => {
     await expectNoHorizontalOverflow(page);
   });
 
-  test('creates a following subscription; an overlapping one is told as it is typed, and refused by the server', async ({ page }) => {
+  test('creates a following subscription; an overlapping one is told as it is typed (axe light and dark), and refused by the server', async ({ page }) => {
     test.slow();
     const client = unique('Details Client');
     const { id, start, expire } = await registerClient(page.request, client);
@@ -86,6 +86,7 @@ test.describe('Client Details', () => {
     // Submitting anyway sends nothing: the package is still required too.
     await form.getByRole('button', { name: 'Create Subscription' }).click();
     await expect(form.getByText('Package selection is required')).toBeVisible();
+    await expectNoAxeViolationsLightAndDark(page);
 
     // A start after the expiry: the sentence goes; created with the toast, and the history read again.
     await form.getByLabel('Start Date').fill(toLocalInput(new Date(expire + DAY)));
