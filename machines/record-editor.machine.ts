@@ -40,6 +40,8 @@ import { report, type ReportsTo } from './report';
 export type Draft = Record<string, unknown>;
 /** A sentence for each field that breaks a rule. */
 export type FieldErrors = Record<string, string>;
+/** The key of `errors` that holds the last refused save's sentence (cleared by the next change or submit). */
+export const FORM_ERROR = 'form';
 
 /** The words of one change, and what the list does once it is saved. */
 export interface SavePlan {
@@ -185,6 +187,11 @@ export const recordEditorMachine = setup({
       notice('error', (context.actRules.serverSentence === false ? null : serverDetailOf(event.error)) ?? context.actPlan!.failed),
     ),
     showErrors: assign(({ context }) => ({ errors: draftErrors(context.rules, context.draft) })),
+    /** The refusal in the dialog too (`errors.form`), for screens whose spec says it inline (Register New Client). */
+    showSaveFailure: assign(({ context, event }) => {
+      assertEvent(event, 'xstate.error.actor.save');
+      return { errors: { ...context.errors, [FORM_ERROR]: serverDetailOf(event.error) ?? context.plan!.failed } };
+    }),
     holdAct: assign(({ event }) => {
       assertEvent(event, 'record.act');
       return { target: event.target, actPlan: event.plan, asked: event.confirm };
@@ -241,7 +248,8 @@ export const recordEditorMachine = setup({
           })),
         },
         'form.submit': [
-          { guard: and(['draftIsReady', 'draftIsValid']), target: 'saving' },
+          // The last refusal's sentence goes as the draft is sent again.
+          { guard: and(['draftIsReady', 'draftIsValid']), target: 'saving', actions: assign({ errors: {} }) },
           { guard: 'draftIsReady', actions: 'showErrors' },
         ],
         'form.cancel': { target: 'browsing', actions: 'closeDialog' },
@@ -259,7 +267,7 @@ export const recordEditorMachine = setup({
           { guard: 'upsert', target: 'browsing', actions: ['showServerCopy', 'reportSaved', 'closeDialog'] },
           { target: 'browsing', actions: ['reportSaved', 'refetchList', 'closeDialog'] },
         ],
-        onError: { target: 'editing', actions: 'reportSaveFailed' },
+        onError: { target: 'editing', actions: ['reportSaveFailed', 'showSaveFailure'] },
       },
     },
     confirming: {

@@ -6,6 +6,7 @@ import type { PagerInput } from '../../machines/pager.machine';
 import {
   deleteRecord,
   draftErrors,
+  FORM_ERROR,
   recordEditorMachine,
   type ActPlan,
   type Draft,
@@ -195,8 +196,9 @@ function checkStep(s: Snap, e: { type: string } | null) {
     }
     case 'xstate.error.actor.save':
       out.push(notice('error', event.error?.serverDetail ?? p!.context.plan!.failed));
-      // The dialog stays, with what was typed.
+      // The dialog stays, with what was typed, and says the refusal in itself too.
       expect(s.context.draft).toEqual(p!.context.draft);
+      expect(s.context.errors[FORM_ERROR]).toBe(event.error?.serverDetail ?? p!.context.plan!.failed);
       break;
     case 'xstate.done.actor.act': {
       const plan = p!.context.actPlan!;

@@ -19,7 +19,7 @@ import { toast } from '../../ui/toast';
 import { useNoticeToasts } from '../../ui/use-notice-toasts';
 import { DeactivateUserDialog } from './deactivate-user-dialog';
 import { EditUserModal } from './edit-user-modal';
-import { StatusFilterChips } from './status-filter';
+import { StatusFilterChips } from '../../ui/status-filter-chips';
 import { UserRow } from './user-row';
 import { defineUsersActors } from './users-actors';
 

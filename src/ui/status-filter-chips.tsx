@@ -1,6 +1,8 @@
 import { ToggleButton } from 'react-aria-components/ToggleButton';
 import { ToggleButtonGroup } from 'react-aria-components/ToggleButtonGroup';
-import type { StatusFilter } from '../../../machines/users-admin.machine';
+
+/** All, or people or clients of one status. */
+export type StatusFilter = 'all' | 'active' | 'inactive';
 
 const CHIPS: { id: StatusFilter; label: string }[] = [
   { id: 'all', label: 'All' },
