@@ -166,6 +166,8 @@ const asClient = (draft: Draft) => draft as unknown as ClientDraft;
 /** The record editor's input for the Clients page. */
 export const clientsListInput: RecordEditorInput = {
   list: clientListInput,
+  // A refused switch says the spec's sentence, whatever the server's (spec section 4).
+  act: { serverSentence: false },
   rules: {
     errors: (draft) => clientDraftErrors(asClient(draft)),
     change: (draft, patch) => changeClientDraft(asClient(draft), patch as ClientPatch) as unknown as Draft,
