@@ -33,8 +33,10 @@ interface Setup {
   conversationId: string;
   documentName: string;
   sharePath: string;
+  /** The demo organisation's id (the superuser's client Users page). */
+  clientId: string;
 }
-const NO_SETUP: Setup = { conversationId: '', documentName: '', sharePath: '' };
+const NO_SETUP: Setup = { conversationId: '', documentName: '', sharePath: '', clientId: '' };
 
 const LAPTOP = { width: 1280, height: 720 };
 const h1 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name });
@@ -248,9 +250,14 @@ const roles: Record<'user' | 'admin' | 'superuser' | 'signed out', Screen[]> = {
     departmentSelect,
   ],
   superuser: [
-    { name: 'home', path: () => '/home', ready: anyH1 },
-    { name: 'clients', path: () => '/clients', ready: anyH1 },
-    { name: 'client users', path: () => '/clients/some-client/users', ready: anyH1 },
+    { name: 'home', path: () => '/home', ready: h1('Client Management') },
+    { name: 'clients', path: () => '/clients', ready: button(/View Details/) },
+    { name: 'Register New Client', path: () => '/clients', ready: button(/View Details/), open: via('Register New Client', dialog('Register New Client')) },
+    { name: 'Edit Client', path: () => '/clients', ready: button(/View Details/), open: via(/Edit Client/, dialog('Edit Client')) },
+    { name: 'Client Details', path: () => '/clients', ready: button(/View Details/), open: via(/View Details/, dialog(/^Client Details/)) },
+    { name: 'Client Usage Analytics', path: () => '/clients', ready: button(/View Details/), open: via(/View Usage/, dialog(/^Client Usage Analytics/)) },
+    { name: 'OAuth Configurations', path: () => '/clients', ready: button(/View Details/), open: via(/OAuth Config/, dialog(/^OAuth Configurations/)) },
+    { name: 'client users', path: (s) => `/clients/${encodeURIComponent(s.clientId)}/users`, ready: button(/^Edit user/) },
     { name: 'system prompts', path: () => '/system-prompts', ready: anyH1 },
     { name: 'register', path: () => '/register', ready: anyH1 },
     { name: 'profile menu', path: () => '/home', ready: anyH1, open: profileMenu },
@@ -271,7 +278,16 @@ async function setUpUser(page: Page): Promise<Setup> {
   const share = await page.request.post(`/api/v1/shares/conversations/${encodeURIComponent(conversationId)}`, { headers });
   expect(share.ok(), await share.text()).toBe(true);
   const shareUrl = ((await share.json()) as { data: { share_url: string } }).data.share_url;
-  return { conversationId, documentName, sharePath: new URL(shareUrl).pathname };
+  return { conversationId, documentName, sharePath: new URL(shareUrl).pathname, clientId: '' };
+}
+
+/** The superuser's screens read the demo organisation (found by name, as the Clients page's search does). */
+async function setUpSuperuser(page: Page): Promise<Setup> {
+  const headers = { Authorization: `Bearer ${await signedInToken(page)}` };
+  const res = await page.request.get('/api/v1/clients/', { headers, params: { search: 'Demo Organisation' } });
+  expect(res.ok(), await res.text()).toBe(true);
+  const clients = ((await res.json()) as { data: { clients: { id: string; client_name: string }[] } }).data.clients;
+  return { ...NO_SETUP, clientId: clients.find((c) => c.client_name === 'Demo Organisation')!.id };
 }
 
 /** A screen's first render is app boot plus its lazy code, slow on 2 cores shared with other runs. */
@@ -312,6 +328,7 @@ function sweep(role: keyof typeof roles, signInAs: string | null) {
       if (!signInAs) return;
       await signInAndLand(page, signInAs, /\/(home|chat)$/);
       if (role === 'user') setup = await setUpUser(page);
+      if (role === 'superuser') setup = await setUpSuperuser(page);
     });
     test.afterAll(async () => {
       if (role === 'user' && setup.conversationId) {
