@@ -102,6 +102,7 @@ export const clientDetailsMachine = setup({
       on: { 'details.retry': 'loading' },
     },
     ready: {
+      description: 'The client and its subscriptions are read: the tabs, and Create New Subscription over them.',
       initial: 'viewing',
       states: {
         viewing: {

