@@ -61,14 +61,17 @@ const clientName = z
   .min(1, { error: CLIENT_NAME_REQUIRED })
   .max(CLIENT_NAME_MAX_LENGTH, { error: CLIENT_NAME_TOO_LONG });
 
+/** A client's contact e-mail; the SPA's forms check it with this same schema before sending. */
+export const clientEmail = z
+  .string(requiredText(CLIENT_EMAIL_REQUIRED, CLIENT_EMAIL_INVALID))
+  .trim()
+  .min(1, { error: CLIENT_EMAIL_REQUIRED })
+  .max(CLIENT_EMAIL_MAX_LENGTH, { error: CLIENT_EMAIL_INVALID })
+  .pipe(z.email({ error: CLIENT_EMAIL_INVALID }));
+
 const contactInfo = z.object(
   {
-    email: z
-      .string(requiredText(CLIENT_EMAIL_REQUIRED, CLIENT_EMAIL_INVALID))
-      .trim()
-      .min(1, { error: CLIENT_EMAIL_REQUIRED })
-      .max(CLIENT_EMAIL_MAX_LENGTH, { error: CLIENT_EMAIL_INVALID })
-      .pipe(z.email({ error: CLIENT_EMAIL_INVALID })),
+    email: clientEmail,
     phone: z
       .string({ error: CLIENT_PHONE_INVALID })
       .trim()

@@ -1,8 +1,6 @@
-import type { Client, RegisterClientRequest, UpdateClientRequest } from '../contract/clients';
+import { clientEmail, type Client, type RegisterClientRequest, type UpdateClientRequest } from '../contract/clients';
 import {
   authTypesFor,
-  CLIENT_EMAIL_INVALID,
-  CLIENT_EMAIL_MAX_LENGTH,
   CLIENT_EMAIL_REQUIRED,
   CLIENT_NAME_MAX_LENGTH,
   CLIENT_NAME_REQUIRED,
@@ -100,7 +98,6 @@ export function authTypesOffered(draft: Pick<ClientDraft, 'kind' | 'packageType'
 /** Edit Client's auth type may change only with a subscription in force. */
 export const authTypeLocked = (draft: Pick<ClientDraft, 'kind' | 'activePackage'>): boolean => draft.kind === 'edit' && draft.activePackage === null;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ORIGIN = /^https?:\/\/[^\s/]+/i;
 
 /** The client fields' rules, in the server's words (contract/clients.ts checks the same). */
@@ -109,9 +106,9 @@ export function clientFieldErrors(draft: ClientDraft): Record<string, string> {
   const name = draft.name.trim();
   if (!name) errors.name = CLIENT_NAME_REQUIRED;
   else if (name.length > CLIENT_NAME_MAX_LENGTH) errors.name = CLIENT_NAME_TOO_LONG;
-  const email = draft.email.trim();
-  if (!email) errors.email = CLIENT_EMAIL_REQUIRED;
-  else if (email.length > CLIENT_EMAIL_MAX_LENGTH || !EMAIL.test(email)) errors.email = CLIENT_EMAIL_INVALID;
+  // The server's own schema, so an address passes here exactly when it passes there.
+  const email = clientEmail.safeParse(draft.email);
+  if (!email.success) errors.email = email.error.issues[0]?.message ?? CLIENT_EMAIL_REQUIRED;
   if (draft.phone.trim().length > CLIENT_PHONE_MAX_LENGTH) errors.phone = CLIENT_PHONE_INVALID;
   const origin = draft.origin.trim();
   if (!origin && draft.kind === 'register') errors.origin = CLIENT_ORIGIN_REQUIRED;
