@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
   CLIENT_EMAIL_REQUIRED,
+  CLIENT_PAGE_SIZE,
   CLIENT_NAME_REQUIRED,
   CLIENT_ORIGIN_REQUIRED,
   CLIENT_REGISTER_FAILED,
@@ -57,6 +58,7 @@ interface Run {
   /** The test's clients: c1 first, then any it registered in the page. */
   mine: Mine[];
   filter: Filter;
+  listPage: number;
   draft: { kind: 'register' | 'edit'; filled: boolean; packageType: string | null; phone: string | null } | null;
 }
 
@@ -72,7 +74,11 @@ async function expectToast(page: Page, text: string) {
 /** The list as the superuser sees it: the test's clients that pass the filter, each with its status switch. */
 async function expectList(run: Run) {
   const { page } = run;
-  const shown = run.mine.filter((c) => run.filter === 'all' || c.status === run.filter);
+  // By name, CLIENT_PAGE_SIZE a page.
+  const shown = run.mine
+    .filter((c) => run.filter === 'all' || c.status === run.filter)
+    .sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1))
+    .slice((run.listPage - 1) * CLIENT_PAGE_SIZE, run.listPage * CLIENT_PAGE_SIZE);
   await expect(rowHeaders(page)).toHaveCount(shown.length);
   for (const c of shown) {
     const sw = rowOf(page, c.name).getByRole('switch', { name: `Status of ${c.name}` });
@@ -86,6 +92,7 @@ async function searchOwn(run: Run) {
   const read = run.page.waitForResponse((r) => CLIENTS(new URL(r.url())) && new URL(r.url()).searchParams.get('search') === run.word);
   await searchBox(run.page).fill(run.word);
   await read;
+  run.listPage = 1;
   await expectList(run);
 }
 
@@ -93,6 +100,7 @@ async function pickFilter(run: Run, filter: Filter | 'active') {
   const read = run.page.waitForResponse((r) => CLIENTS(new URL(r.url())) && r.request().method() === 'GET');
   await chip(run.page, filter === 'all' ? 'All' : filter === 'active' ? 'Active' : 'Inactive').click();
   await read;
+  run.listPage = 1;
 }
 
 /** The list's read fails (a 500) as the superuser picks another chip; then Try again, or the chip picked back, reads it. */
@@ -145,6 +153,14 @@ async function perform(run: Run, event: Step, nextEvent: Step | undefined) {
       if (run.filter === status) await pickFilter(run, 'active');
       run.filter = status;
       await pickFilter(run, status);
+      await expectList(run);
+      return;
+    }
+    case 'clients.goTo': {
+      const read = page.waitForResponse((r) => CLIENTS(new URL(r.url())) && new URL(r.url()).searchParams.get('page') === '2');
+      await page.getByRole('navigation', { name: /pagination/i }).getByRole('button', { name: 'Page 2' }).click();
+      await read;
+      run.listPage = 2;
       await expectList(run);
       return;
     }
@@ -280,7 +296,14 @@ test.describe('clients-list paths (generated from the record editor with machine
       const word = unique('Cpath').replace(' ', '');
       const name = `${word} Alpha`;
       const { id } = await registerClient(page.request, name);
-      const run: Run = { page, word, mine: [{ id, name, status: 'active', phone: null }], filter: 'all', draft: null };
+      const run: Run = { page, word, mine: [{ id, name, status: 'active', phone: null }], filter: 'all', listPage: 1, draft: null };
+      // More than a page of its own clients when the path goes to page 2.
+      if (path.events.some((e) => e.type === 'list.goTo')) {
+        for (let i = 2; i <= CLIENT_PAGE_SIZE + 1; i++) {
+          const more = `${word} Person ${String(i).padStart(2, '0')}`;
+          run.mine.push({ id: (await registerClient(page.request, more)).id, name: more, status: 'active', phone: null });
+        }
+      }
       await page.goto('/clients');
       await expect(heading(page)).toBeVisible();
       for (const [i, event] of path.events.entries()) {
