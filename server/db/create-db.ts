@@ -74,7 +74,13 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => sqlite.close(),
-    prepare(text: string) {
+    prepare(query: string) {
+      // Kysely opens every transaction with a deferred `begin`: a transaction that reads and then writes while
+      // another connection (a second instance, a maintenance script, a test's seed) has written since fails at
+      // once with SQLITE_BUSY, which busy_timeout does not wait out (seen as 'database is locked' on creating a
+      // share in a full e2e run). Taking the write lock at `begin` makes such a writer wait its turn instead. In
+      // one process it costs nothing: the app's queries already run one at a time on its one connection.
+      const text = query === 'begin' ? 'begin immediate' : query;
       let statement = cache.get(text);
       if (statement) cache.delete(text);
       else statement = sqlite.prepare(text);

@@ -18,7 +18,7 @@ test.describe('sign-in', () => {
   test('superuser lands on Home with the superuser links', async ({ page }) => {
     await signInThroughFormAndLand(page, accounts.superuser, /\/home$/);
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await expect(nav.getByRole('link')).toHaveText(['Home', 'System Prompts', 'Feedback Inbox']);
+    await expect(nav.getByRole('link')).toHaveText(['Home', 'Clients', 'System Prompts', 'Feedback Inbox']);
     await expect(page.getByRole('heading', { name: 'Client Management' })).toBeVisible();
   });
 

@@ -354,6 +354,8 @@ describe('clients list (examples)', () => {
     expect(clientDraftErrors({ ...ok, name: 'x'.repeat(CLIENT_NAME_MAX_LENGTH + 1) })).toEqual({ name: CLIENT_NAME_TOO_LONG });
     expect(clientDraftErrors({ ...ok, name: ` ${'x'.repeat(CLIENT_NAME_MAX_LENGTH)} ` })).toBeNull();
     expect(clientDraftErrors({ ...ok, email: 'a@b' })).toEqual({ email: CLIENT_EMAIL_INVALID });
+    // The server's own rule (contract clientEmail): a one-letter top-level domain is refused here too, before any call.
+    expect(clientDraftErrors({ ...ok, email: 'a@b.c' })).toEqual({ email: CLIENT_EMAIL_INVALID });
     expect(clientDraftErrors({ ...ok, phone: '1'.repeat(CLIENT_PHONE_MAX_LENGTH + 1) })).toEqual({ phone: CLIENT_PHONE_INVALID });
     expect(clientDraftErrors({ ...ok, origin: 'ftp://a.test' })).toEqual({ origin: CLIENT_ORIGIN_INVALID });
     const sub = ok.subscription!;
