@@ -10,6 +10,8 @@ export interface SwitchProps {
   defaultSelected?: boolean;
   onChange?(isSelected: boolean): void;
   isDisabled?: boolean;
+  /** Shown as it is and not toggled, but still focusable: a switch waiting for its change keeps the keyboard's focus. */
+  isReadOnly?: boolean;
   name?: string;
   className?: string;
 }

@@ -86,7 +86,13 @@ export function ClientRow({
       </Cell>
       <Cell label="Status">
         <div className="flex items-center gap-2">
-          <Switch isSelected={active} isDisabled={!canSwitch} onChange={() => editor.send(clientEvents.switchStatus(client))}>
+          <Switch
+            isSelected={active}
+            // While a change runs the switch stays focusable (read-only, not disabled), so a keyboard user's focus
+            // stays on it and Space works again once the server has answered.
+            isReadOnly={!canSwitch}
+            onChange={() => editor.send(clientEvents.switchStatus(client))}
+          >
             <span className="sr-only">{`Status of ${name}`}</span>
             <span aria-hidden="true" className="w-14 text-xs text-gray-700 dark:text-gray-300">
               {label(client.status)}
