@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { registerClient } from './helpers/clients-area';
 import {
   OAUTH_CLIENT_ID_REQUIRED,
   OAUTH_CLIENT_SECRET_REQUIRED,
@@ -10,7 +11,7 @@ import {
   OAUTH_UPDATED,
   oauthDeleteConfirm,
 } from '../../contract/oauth-configs-constants';
-import { accounts, password, signInByApi } from './helpers/accounts';
+import { accounts, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { expectNoHorizontalOverflow, PHONE } from './helpers/phone-layout';
 import { errorEnvelope, unique } from './paths/paths-support';
@@ -37,24 +38,6 @@ async function closeToast(page: Page, text: string) {
   await expect(toast(page, text)).toHaveCount(0);
 }
 
-/** A client of the test's own, registered through the API as the superuser. */
-async function registerClient(request: APIRequestContext, name: string): Promise<string> {
-  const login = await request.post('/api/v1/auth/login', { data: { email: accounts.superuser, password } });
-  const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
-  const headers = { authorization: `Bearer ${token}` };
-  const packages = ((await (await request.get('/api/v1/packages/', { headers })).json()) as { data: Array<{ id: string }> }).data;
-  const start = new Date();
-  const end = new Date(start.getTime() + 365 * 24 * 3600 * 1000);
-  const answer = await request.post('/api/v1/clients/register', {
-    headers,
-    data: {
-      client_data: { client_name: name, contact_info: { email: `oauth-${Date.now()}@example.com` }, origin: 'https://oauth.example.com' },
-      subscription_data: { package_id: packages[0]!.id, max_users: 1, fair_use: 1, start_date: start.toISOString(), expire_date: end.toISOString() },
-    },
-  });
-  expect(answer.ok(), `client registration: ${answer.status()}`).toBe(true);
-  return ((await answer.json()) as { data: { id: string } }).data.id;
-}
 
 /** The Clients page: the client found by name, and its 'OAuth Config' row action. */
 async function openOAuthModal(page: Page, client: string) {

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { registerClient } from './helpers/clients-area';
 import {
   SYSTEM_PROMPT_ACTIVATED,
   SYSTEM_PROMPT_CONTENT_REQUIRED,
@@ -8,7 +9,7 @@ import {
   SYSTEM_PROMPT_NAME_REQUIRED,
   SYSTEM_PROMPT_UPDATED,
 } from '../../contract/system-prompts-constants';
-import { accounts, password, signInByApi } from './helpers/accounts';
+import { accounts, signInByApi } from './helpers/accounts';
 import { expectNoAxeViolations } from './helpers/axe';
 import { expectNoHorizontalOverflow, PHONE } from './helpers/phone-layout';
 import { unique } from './paths/paths-support';
@@ -40,24 +41,6 @@ async function pick(page: Page, label: string, option: string) {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-/** A client of the test's own, registered through the API as the superuser. */
-async function registerClient(request: APIRequestContext, name: string): Promise<string> {
-  const login = await request.post('/api/v1/auth/login', { data: { email: accounts.superuser, password } });
-  const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
-  const headers = { authorization: `Bearer ${token}` };
-  const packages = ((await (await request.get('/api/v1/packages/', { headers })).json()) as { data: Array<{ id: string }> }).data;
-  const start = new Date();
-  const end = new Date(start.getTime() + 365 * 24 * 3600 * 1000);
-  const answer = await request.post('/api/v1/clients/register', {
-    headers,
-    data: {
-      client_data: { client_name: name, contact_info: { email: `sp-${Date.now()}@example.com` }, origin: 'https://sp.example.com' },
-      subscription_data: { package_id: packages[0]!.id, max_users: 1, fair_use: 1, start_date: start.toISOString(), expire_date: end.toISOString() },
-    },
-  });
-  expect(answer.ok(), `client registration: ${answer.status()}`).toBe(true);
-  return ((await answer.json()) as { data: { id: string } }).data.id;
-}
 
 test.describe('system prompts', () => {
   test('the superuser creates a prompt for a client, edits it, activates it, sees it in the preview and deletes it', async ({ page }) => {
