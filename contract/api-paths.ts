@@ -11,6 +11,9 @@ export const paths = {
   /** Whether a reset link still works, asked before the password is typed. */
   resetPasswordCheck: '/auth/reset-password/check',
   microsoftSso: '/auth/social/microsoft/',
+  googleSso: '/auth/social/google/',
+  /** Where the identity provider sends the browser back (one for both providers; the state says which). */
+  ssoCallback: '/auth/social/callback',
   register: '/auth/register',
   resendActivation: '/auth/resend-activation',
   activate: '/auth/activate',
@@ -45,6 +48,13 @@ export const paths = {
   tips: '/tips/',
   feedbacks: '/feedbacks/',
   feedbackInbox: '/feedbacks/inbox',
+  /** The landing page's 'Let's Register!' form (public POST); its settings for the browser (public GET). */
+  contactForm: '/feedbacks/contact-form',
+  contactFormSettings: '/feedbacks/contact-form/settings',
+  /** The contact form's leads, newest first (superuser). */
+  contactLeads: '/feedbacks/contact-leads',
+  /** A premium client's LDAP directory settings (superuser): GET, PUT, DELETE. */
+  clientLdapSettings: '/clients/:id/ldap-settings',
   globalPolicy: '/global-policy/',
   dashboardGenerate: '/usage-logs/dashboard/generate',
   dashboardLatest: '/usage-logs/dashboard/latest',

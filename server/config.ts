@@ -114,6 +114,25 @@ const envSchema = z.object({
   EXTRACTION_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
   /** auto: models known by name to take images (gpt-4o, gpt-4.1, gpt-5, o1/o3/o4, claude, gemini, llava) get them. */
   LLM_VISION: z.enum(['auto', 'true', 'false']).default('auto'),
+
+  // The landing page's contact form (server/services/contact). No RECAPTCHA_SECRET: the form is refused with a 503.
+  RECAPTCHA_SITE_KEY: z.string().max(200).optional(),
+  RECAPTCHA_SECRET: z.string().max(200).optional(),
+  RECAPTCHA_VERIFY_URL: z.url({ error: 'must be an absolute URL' }).default('https://www.google.com/recaptcha/api/siteverify'),
+  /** The widget's script for the browser (a test points it at a local one). */
+  RECAPTCHA_SCRIPT_URL: z.url({ error: 'must be an absolute URL' }).default('https://www.google.com/recaptcha/api.js'),
+  /** Where new leads are mailed; unset: they are only stored (the superuser's Leads list). */
+  SALES_EMAIL: z.email({ error: 'must be an e-mail address' }).optional(),
+  /** The company's own staff e-mail domain: such an address is told to log in instead of registering. */
+  STAFF_EMAIL_DOMAIN: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'must be a domain such as tanya.my').default('tanya.my'),
+  CONTACT_RATE_LIMIT_PER_IP: positiveInt(5),
+
+  // Single sign-on (server/services/identity/sso). The providers' issuers, '{tenant}' filled from the client's
+  // OAuth configuration; tests point them at a local OpenID provider.
+  MICROSOFT_ISSUER: z.string().default('https://login.microsoftonline.com/{tenant}/v2.0'),
+  GOOGLE_ISSUER: z.url({ error: 'must be an absolute URL' }).default('https://accounts.google.com'),
+  // LDAP sign-in (server/services/identity/ldap): a directory that does not answer within this is reported down.
+  LDAP_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5_000),
 });
 
 /** USD per one million tokens. */
@@ -209,6 +228,22 @@ export interface Config {
   uploadMaxMb: number;
   /** PASSWORD_HASH_COST: 'low' only in tests (see services/passwords.ts). */
   passwordHashCost: 'default' | 'low';
+  contactForm: ContactFormConfig;
+  sso: { microsoftIssuer: string; googleIssuer: string };
+  ldap: { timeoutMs: number };
+}
+
+export interface ContactFormConfig {
+  /** Shown to the browser; undefined disables the form's Submit. */
+  recaptchaSiteKey: string | undefined;
+  /** A secret: never log it or return it. Undefined: the endpoint refuses (503), it never takes unverified leads. */
+  recaptchaSecret: string | undefined;
+  recaptchaVerifyUrl: string;
+  recaptchaScriptUrl: string;
+  salesEmail: string | undefined;
+  staffEmailDomain: string;
+  /** Leads per address per hour. */
+  perIp: RateLimitRule;
 }
 
 export class ConfigError extends Error {
@@ -265,6 +300,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     documents: parseDocuments(e, llm),
     uploadMaxMb: e.UPLOAD_MAX_MB,
     passwordHashCost: e.PASSWORD_HASH_COST,
+    contactForm: {
+      recaptchaSiteKey: e.RECAPTCHA_SITE_KEY,
+      recaptchaSecret: e.RECAPTCHA_SECRET,
+      recaptchaVerifyUrl: e.RECAPTCHA_VERIFY_URL,
+      recaptchaScriptUrl: e.RECAPTCHA_SCRIPT_URL,
+      salesEmail: e.SALES_EMAIL,
+      staffEmailDomain: e.STAFF_EMAIL_DOMAIN.toLowerCase(),
+      perIp: { limit: e.CONTACT_RATE_LIMIT_PER_IP, windowMs: HOUR },
+    },
+    sso: { microsoftIssuer: e.MICROSOFT_ISSUER, googleIssuer: e.GOOGLE_ISSUER },
+    ldap: { timeoutMs: e.LDAP_TIMEOUT_MS },
   };
 }
 

@@ -350,6 +350,31 @@ export interface SystemPromptsTable {
   updated_at: IsoTimestamp;
 }
 
+/** The landing page's contact form leads (migration 2026-12-01-01), read by the superuser. */
+export interface ContactLeadsTable {
+  id: string;
+  name: string;
+  phone: string | null;
+  email: string | null;
+  hear_about_us: string;
+  ip: string;
+  created_at: IsoTimestamp;
+}
+
+/** A premium client's directory for LDAP sign-in (migration 2026-12-01-01); the service secret only sealed. */
+export interface ClientLdapSettingsTable {
+  client_id: string;
+  url: string;
+  bind_dn_template: string | null;
+  search_base: string | null;
+  search_filter: string | null;
+  service_bind_dn: string | null;
+  service_secret_sealed: string | null;
+  tls_reject_unauthorized: IntBool;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
 export interface Database {
   clients: ClientsTable;
   packages: PackagesTable;
@@ -379,4 +404,6 @@ export interface Database {
   jobs: JobsTable;
   oauth_configs: OAuthConfigsTable;
   system_prompts: SystemPromptsTable;
+  contact_leads: ContactLeadsTable;
+  client_ldap_settings: ClientLdapSettingsTable;
 }

@@ -19,6 +19,7 @@ import * as userTheme from './2026-11-28-03-user-theme';
 import * as jobs from './2026-11-29-01-jobs';
 import * as clients from './2026-11-30-01-clients';
 import * as oauthSystemPrompts from './2026-11-30-02-oauth-system-prompts';
+import * as contactLeadsLdap from './2026-12-01-01-contact-leads-ldap';
 
 /** Every migration, in order. Listed by hand: no filesystem glob, so bundlers and tsx see them all. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-01-jobs': jobs,
   '2026-11-30-01-clients': clients,
   '2026-11-30-02-oauth-system-prompts': oauthSystemPrompts,
+  '2026-12-01-01-contact-leads-ldap': contactLeadsLdap,
 };
