@@ -10,6 +10,8 @@ const dataDir = `test-results/e2e-data-${port}`;
 const staticDir = process.env.E2E_STATIC_DIR ?? 'dist';
 // The local server's web (test/e2e/helpers/slow-web.ts): a slow search and its pages, on the next port but one.
 const webPort = port + 2;
+// The local reCAPTCHA peer (test/e2e/helpers/recaptcha-peer.ts): the widget's script and the verifier, port + 3.
+const recaptchaPort = port + 3;
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -93,6 +95,12 @@ export default defineConfig({
             SEARCH_PROVIDER: 'searxng',
             SEARCH_URL: `http://127.0.0.1:${webPort}/searxng`,
             WEB_FETCH_ALLOW_HOSTS: `127.0.0.1:${webPort}`,
+            // The landing page's contact form, verified by the local reCAPTCHA peer (never Google's).
+            RECAPTCHA_SITE_KEY: 'e2e-site-key',
+            RECAPTCHA_SECRET: 'e2e-recaptcha-secret',
+            RECAPTCHA_VERIFY_URL: `http://127.0.0.1:${recaptchaPort}/recaptcha/api/siteverify`,
+            RECAPTCHA_SCRIPT_URL: `http://127.0.0.1:${recaptchaPort}/recaptcha/api.js`,
+            CONTACT_RATE_LIMIT_PER_IP: '10000',
           },
         },
       ],
