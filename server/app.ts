@@ -32,6 +32,7 @@ import { feedbackRoutes } from './routes/feedback';
 import { healthRoutes } from './routes/health';
 import { globalPolicyRoutes } from './routes/global-policy';
 import { oauthConfigRoutes } from './routes/oauth-configs';
+import { ldapSettingsRoutes } from './routes/ldap-settings';
 import { systemPromptRoutes } from './routes/system-prompts';
 import { usageReportRoutes } from './routes/usage-reports';
 import { promptLibraryRoutes } from './routes/prompt-library';
@@ -162,6 +163,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await globalPolicyRoutes(api, ctx, guards);
       await usageReportRoutes(api, ctx, guards);
       await oauthConfigRoutes(api, ctx, guards);
+      await ldapSettingsRoutes(api, ctx, guards);
       await systemPromptRoutes(api, ctx, guards);
       await clientRoutes(api, ctx, guards);
       await subscriptionRoutes(api, ctx, guards);

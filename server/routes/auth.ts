@@ -14,6 +14,7 @@ import { LINK_VALID, resetLinkCheckRequest } from '../../contract/link-check';
 import type { AppContext } from '../context';
 import { bearerToken } from '../http/auth';
 import { ok } from '../http/reply';
+import { requestOrigin } from '../http/request-origin';
 import { errorResponses } from '../http/route-schema';
 import { LOGGED_OUT, login, logout, PASSWORD_UPDATED, refresh, requestPasswordReset, resetPassword } from '../services/identity/auth';
 import { checkResetLink } from '../services/identity/link-checks';
@@ -28,13 +29,15 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       schema: {
         summary: 'Sign in with email and password',
         description:
-          'Failed sign-ins are limited per IP address, per IP address and email, and (a high last resort) per email: 429 with Retry-After.',
+          'Failed sign-ins are limited per IP address, per IP address and email, and (a high last resort) per email: 429 with Retry-After. ' +
+          "The people of a premium client with auth type ldap are checked by its directory (a new one is created on a first sign-in from the client's origin); " +
+          'a directory that does not answer within LDAP_TIMEOUT_MS gives 503.',
         tags,
         body: loginRequest,
-        response: { 200: successEnvelope(loginResponse), ...errorResponses(400, 401, 403, 429) },
+        response: { 200: successEnvelope(loginResponse), ...errorResponses(400, 401, 403, 429, 503) },
       },
     },
-    async (request) => ok(await login(ctx, request.body, request.ip)),
+    async (request) => ok(await login(ctx, request.body, { ip: request.ip, origin: requestOrigin(request), log: request.log })),
   );
 
   // The refresh token is the bearer here; the access token is usually expired by now.
@@ -75,7 +78,8 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       schema: {
         summary: 'Mail a password-reset link',
         description:
-          'The same answer for every email, known or not, and over the rate limits (per IP address and per IP address and email), where nothing is sent.',
+          'The same answer for every email, known or not, and over the rate limits (per IP address and per IP address and email), where nothing is sent. ' +
+          'A person whose organisation signs in with its LDAP directory is refused (400): their password is changed there.',
         tags,
         body: requestResetPasswordRequest,
         response: { 200: successEnvelope(messageOnly), ...errorResponses(400) },

@@ -9,16 +9,6 @@ export function requireAuthTypeInPackage(authType: string, packageType: string |
 }
 
 /**
- * The auth type a client signs in with: the stored one when the package in force allows it, else email. A client
- * that chose ldap under premium and then moved to a standard subscription signs in with email from the day the
- * standard one starts (spec section 4: a standard active subscription forces email), without anyone editing it.
- */
-export function effectiveAuthType(stored: string, activePackageType: string | null): string {
-  if (activePackageType === null) return stored;
-  return authTypesFor(activePackageType).includes(stored as never) ? stored : 'email';
-}
-
-/**
  * Edit Client's rule (spec section 4): without a subscription in force the auth type cannot change (the selector is
  * disabled); with one it must be one its package allows, so a standard subscription forces email.
  */

@@ -4,7 +4,7 @@ import { subscriptionStatusAt } from '../../../shared/subscription-periods';
 import type { ClientRecord } from '../../db/repositories/clients';
 import { parseFeatures } from '../../db/repositories/packages';
 import type { SubscriptionWithPackage } from '../../db/repositories/subscriptions';
-import { effectiveAuthType } from './auth-types';
+import { effectiveAuthType } from '../organisation/effective-auth-type';
 
 /** A subscription as the contract gives it: its status derived from its dates at `at`. */
 export function toSubscriptionView(row: SubscriptionWithPackage, at: string): Subscription {

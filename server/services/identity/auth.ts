@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { LoginRequest, LoginResponse, Tokens } from '../../../contract/auth';
 import { INVALID_RESET_LINK } from '../../../contract/link-check';
+import { LDAP_RESET_REFUSED } from '../../../contract/ldap-settings-constants';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/database';
 import {
@@ -20,6 +21,7 @@ import {
   findUserById,
   normaliseEmail,
   updateUserPassword,
+  type UserRecord,
 } from '../../db/repositories/users';
 import { isoNow } from '../../db/timestamps';
 import { inTransaction } from '../../db/transaction';
@@ -29,6 +31,7 @@ import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
 import { enforceRateLimits, withinRateLimits, type RateLimitCheck } from '../../platform/rate-limit';
 import { endAllSessions, issueSession, issueTokens, signAccessToken } from './session';
 import { sha256Hex } from './tokens';
+import { directoryForSignIn, signInWithDirectory } from './ldap-sign-in';
 
 export const WRONG_CREDENTIALS = 'Incorrect email or password';
 export const SESSION_EXPIRED = 'Session expired';
@@ -53,17 +56,33 @@ function loginChecks(ctx: AppContext, ip: string, email: string): RateLimitCheck
   ];
 }
 
-export async function login(ctx: AppContext, input: LoginRequest, ip: string): Promise<LoginResponse> {
+/** Where a sign-in came from: the address (directory sign-in finds a new person's organisation by it) and the log. */
+export interface SignInSource {
+  ip: string;
+  origin: string | undefined;
+  log: FastifyBaseLogger;
+}
+
+export async function login(ctx: AppContext, input: LoginRequest, from: SignInSource): Promise<LoginResponse> {
   const email = normaliseEmail(input.email);
-  const checks = loginChecks(ctx, ip, email);
+  const checks = loginChecks(ctx, from.ip, email);
   await enforceRateLimits(ctx.rateLimits, checks);
 
-  const user = await findUserByEmail(ctx.db, email);
-  // Unknown emails and password-less accounts cost one verification too: same answer, comparable time.
-  const passwordOk = user?.password_hash
-    ? await verifyPassword(user.password_hash, input.password)
-    : await verifyAgainstDummy(input.password);
-  if (!user || !passwordOk) throw new UnauthenticatedError(WRONG_CREDENTIALS);
+  const known = await findUserByEmail(ctx.db, email);
+  const directory = await directoryForSignIn(ctx, known, from.origin);
+  let user: UserRecord | undefined;
+  if (directory) {
+    // The organisation's directory alone judges its people's passwords (a Tanya password they may once have had
+    // no longer counts); it may create the person on their first sign-in.
+    user = await signInWithDirectory(ctx, directory, known, email, input.password, from.log);
+  } else {
+    // Unknown emails and password-less accounts cost one verification too: same answer, comparable time.
+    const passwordOk = known?.password_hash
+      ? await verifyPassword(known.password_hash, input.password)
+      : await verifyAgainstDummy(input.password);
+    if (passwordOk) user = known;
+  }
+  if (!user) throw new UnauthenticatedError(WRONG_CREDENTIALS);
   // Counted before the check (so parallel guesses cannot outrun it); a right password is no failure.
   for (const check of checks) await ctx.rateLimits.forgive(check.key);
   return issueSession(ctx, user);
@@ -149,6 +168,8 @@ export async function requestPasswordReset(
 
   const user = await findUserByEmail(ctx.db, email);
   if (!user || user.status !== 'active') return RESET_REQUESTED;
+  // Their password lives in their organisation's directory: a reset here would change nothing they sign in with.
+  if (await directoryForSignIn(ctx, user, undefined)) throw new InvalidError(LDAP_RESET_REFUSED);
 
   // The link is made and mailed by a job (reset-mail.ts): the answer does not wait for it, and a mail server that is
   // down, or a process that stops, delays the mail without losing it.
