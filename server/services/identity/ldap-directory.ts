@@ -68,7 +68,8 @@ export async function verifyWithDirectory(
     url: settings.url,
     timeout: timeoutMs,
     connectTimeout: timeoutMs,
-    tlsOptions: { rejectUnauthorized: settings.tlsRejectUnauthorized },
+    // Only for ldaps://: given for ldap://, ldapts speaks TLS on the plain port and the directory hangs up.
+    ...(/^ldaps:/i.test(settings.url) ? { tlsOptions: { rejectUnauthorized: settings.tlsRejectUnauthorized } } : {}),
   });
   try {
     let dn: string;
