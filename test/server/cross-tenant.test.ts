@@ -87,6 +87,8 @@ const MAY_NAME_A: Record<string, Exception> = {
   'PATCH /api/v1/users/{id}': SUPERUSER_MANAGES_PEOPLE,
   'GET /api/v1/clients/{id}/oauth-configs': SUPERUSER_CONFIGURES_CLIENTS,
   'POST /api/v1/clients/{id}/oauth-configs': SUPERUSER_CONFIGURES_CLIENTS,
+  'GET /api/v1/clients/{id}/ldap-settings': SUPERUSER_CONFIGURES_CLIENTS,
+  'PUT /api/v1/clients/{id}/ldap-settings': SUPERUSER_CONFIGURES_CLIENTS,
   'POST /api/v1/system-prompts/': SUPERUSER_CONFIGURES_CLIENTS,
   'POST /api/v1/chat/messages': {
     callers: ['B user', 'B admin', 'superuser'],
