@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { Button as AriaButton } from 'react-aria-components/Button';
-import { BarChart3, Eye, KeyRound, Pencil, Users } from 'lucide-react';
+import { BarChart3, Eye, KeyRound, Network, Pencil, Users } from 'lucide-react';
 import type { ActorRefFrom } from 'xstate';
 import type { Client } from '../../../contract/clients';
 import { clientEvents, type ClientAct } from '../../../machines/clients-list.machine';
@@ -13,7 +13,7 @@ import { Switch } from '../../ui/switch';
 import { Tooltip } from '../../ui/tooltip';
 
 /** The dialogs a row opens (the page shows one at a time). */
-export type ClientDialog = 'details' | 'usage' | 'oauth';
+export type ClientDialog = 'details' | 'usage' | 'oauth' | 'ldap';
 
 const iconButton =
   'flex size-8 cursor-pointer items-center justify-center rounded-md text-gray-700 hover:bg-gray-200 hover:text-gray-900 ' +
@@ -107,6 +107,7 @@ export function ClientRow({
           <Action name={`View Details for ${name}`} icon={Eye} onPress={() => onOpen('details', client)} />
           <Action name={`Edit Client ${name}`} icon={Pencil} isDisabled={!canEdit} onPress={() => editor.send(clientEvents.edit(client))} />
           <Action name={`OAuth Config for ${name}`} icon={KeyRound} onPress={() => onOpen('oauth', client)} />
+          <Action name={`Directory Settings for ${name}`} icon={Network} onPress={() => onOpen('ldap', client)} />
           <Action name={`View Users for ${name}`} icon={Users} onPress={() => onViewUsers(client)} />
         </div>
       </Cell>

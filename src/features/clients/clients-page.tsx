@@ -22,6 +22,7 @@ import { ClientRow, type ClientDialog } from './client-row';
 import { ClientUsageModal } from './client-usage-modal';
 import { defineClientsListActors } from './clients-list-actors';
 import { OAuthConfigsModal } from './oauth-configs-modal';
+import { LdapSettingsModal } from './ldap-settings-modal';
 
 const machine = recordEditorMachine.provide({ actors: defineClientsListActors({ api: { fetchClientPage, registerClient, updateClient, setClientStatus } }) });
 
@@ -89,6 +90,7 @@ export default function ClientsPage() {
       {open?.dialog === 'details' && <ClientDetailsModal client={open.client} onClose={close} />}
       {open?.dialog === 'usage' && <ClientUsageModal client={open.client} onClose={close} />}
       {open?.dialog === 'oauth' && <OAuthConfigsModal client={open.client} onClose={close} />}
+      {open?.dialog === 'ldap' && <LdapSettingsModal client={open.client} onClose={close} />}
     </div>
   );
 }
