@@ -1,30 +1,75 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { paths } from '../../contract/api-paths';
+import type { SsoProvider } from '../../contract/sso-constants';
 import type { AppContext } from '../context';
-import { microsoftSignInRedirect } from '../services/identity/sso';
+import { finishSso, SSO_CALLBACK_PATH, startSso, type SsoStep } from '../services/identity/sso';
+import { clearedStateCookie, cookieValue, SSO_COOKIE, stateCookie } from '../services/identity/sso-state';
 
-/** Any unusable `origin` (repeated, not text) is simply ignored: the redirect then stays on this server. */
+/** Any unusable `origin` (repeated, not text) is simply ignored: the sign-in then fails as from an unknown address. */
 const ssoQuery = z.object({
-  origin: z.string().optional().catch(undefined).describe('Where the SPA runs; honoured only when it is one of our own origins.'),
+  origin: z.string().optional().catch(undefined).describe("Where the SPA runs: the client organisation's origin URL."),
 });
 
+const FAILURES =
+  'Every failure redirects to `<origin>/login?error=<code>&error_description=<text>` (codes in contract/sso-constants.ts; ' +
+  '`subscription_expired` when the organisation has no subscription in force); the origin is always a stored client origin ' +
+  "or PUBLIC_URL's, never an open redirect.";
+
+const redirect = z.undefined().describe('Redirect (Location header).');
+
 export async function ssoRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.withTypeProvider<ZodTypeProvider>().get(
-    paths.microsoftSso,
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const secure = ctx.config.publicUrl.startsWith('https:');
+  const send = (reply: FastifyReply, step: SsoStep, cookie: string | undefined) => {
+    if (cookie) reply.header('set-cookie', cookie);
+    reply.header('cache-control', 'no-store');
+    return reply.redirect(step.location, 302);
+  };
+
+  const start = (provider: SsoProvider, path: string, label: string) =>
+    api.get(
+      path,
+      {
+        schema: {
+          summary: `Start ${label} single sign-on`,
+          description:
+            `Finds the client organisation by \`origin\` (its stored origin URL) and its ${label} OAuth configuration, then redirects (302) ` +
+            'to the provider (authorization code with PKCE S256, state and nonce, kept in a sealed HttpOnly cookie for 10 minutes). ' +
+            `The provider must allow the redirect URI \`<origin>${SSO_CALLBACK_PATH}\`. ${FAILURES}`,
+          tags: ['auth'],
+          querystring: ssoQuery,
+          response: { 302: redirect },
+        },
+      },
+      async (request, reply) => {
+        const step = await startSso(ctx, provider, request.query.origin, request.log);
+        return send(reply, step, step.cookie && stateCookie(step.cookie, SSO_CALLBACK_PATH, secure));
+      },
+    );
+  start('microsoft', paths.microsoftSso, 'Microsoft');
+  start('google', paths.googleSso, 'Google');
+
+  api.get(
+    paths.ssoCallback,
     {
       schema: {
-        summary: 'Start Microsoft single sign-on',
-        description: 'Not built yet: redirects (302) to `/login?error=sso_not_configured&error_description=...`.',
+        summary: 'Single sign-on callback',
+        description:
+          "The provider's redirect. Exchanges the code (state, PKCE, nonce, issuer, audience and signature checked; for Microsoft the " +
+          "ID token's tenant must be the configured one), finds the active person of that organisation with the provider's e-mail " +
+          '(no account is created), starts a session and redirects (302) to `<origin>/auth/sso#access_token=...&refresh_token=...`. ' +
+          FAILURES,
         tags: ['auth'],
-        querystring: ssoQuery,
-        response: { 302: z.undefined().describe('Redirect (Location header) to the login screen with an explanation.') },
+        response: { 302: redirect },
       },
     },
     async (request, reply) => {
-      const location = microsoftSignInRedirect(ctx, `${request.protocol}://${request.host}`, request.query.origin);
-      return reply.redirect(location, 302);
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+      const step = await finishSso(ctx, cookieValue(request.headers.cookie, SSO_COOKIE), query, request.log);
+      // The state is spent whatever happened: a second visit of this URL must not start a session.
+      return send(reply, step, clearedStateCookie(SSO_CALLBACK_PATH, secure));
     },
   );
 }

@@ -30,6 +30,8 @@ const PUBLIC = new Set([
   // Public with ?activation_code=; with ?user_id= it checks the bearer token itself.
   'POST /api/v1/auth/resend-activation',
   'GET /api/v1/auth/social/microsoft/',
+  'GET /api/v1/auth/social/google/',
+  'GET /api/v1/auth/social/callback',
   // The key is the capability: an <img> showing a file in a message cannot send a token.
   'GET /api/v1/files/:key',
 ]);

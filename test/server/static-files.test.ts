@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, PUBLIC_URL, type TestApp } from './helpers/test-app';
+import { createTestApp, type TestApp } from './helpers/test-app';
 
 const INDEX = '<!doctype html><html><body><div id="root"></div></body></html>';
 
@@ -72,37 +72,5 @@ describe('without a build', () => {
     const res = await t.app.inject({ method: 'GET', url: '/login' });
     expect(res.statusCode).toBe(404);
     expect(res.body).toContain('npm run build');
-  });
-
-  describe('GET /auth/social/microsoft/ (SSO not built yet)', () => {
-    const description = 'Microsoft%20sign-in%20is%20not%20configured%20for%20this%20organisation%20yet.';
-    const sso = (origin: string, host = 'tanya.internal:8080') =>
-      t.app.inject({
-        method: 'GET',
-        url: `/api/v1/auth/social/microsoft/?origin=${encodeURIComponent(origin)}`,
-        headers: { host },
-      });
-
-    it('redirects to PUBLIC_URL or the own origin with an explanation', async () => {
-      const fromPublic = await sso(PUBLIC_URL);
-      expect(fromPublic.statusCode).toBe(302);
-      expect(fromPublic.headers.location).toBe(
-        `${PUBLIC_URL}/login?error=sso_not_configured&error_description=${description}`,
-      );
-      const fromOwnHost = await sso('http://tanya.internal:8080/some/page');
-      expect(fromOwnHost.headers.location).toBe(
-        `http://tanya.internal:8080/login?error=sso_not_configured&error_description=${description}`,
-      );
-    });
-
-    it('never redirects to a foreign origin', async () => {
-      for (const origin of ['https://evil.example', '//evil.example', 'javascript:alert(1)', 'http://tanya.test.evil.example', '']) {
-        const res = await sso(origin);
-        expect(res.statusCode, origin).toBe(302);
-        expect(res.headers.location, origin).toBe(`/login?error=sso_not_configured&error_description=${description}`);
-      }
-      const noQuery = await t.app.inject({ method: 'GET', url: '/api/v1/auth/social/microsoft' });
-      expect(noQuery.headers.location).toMatch(/^\/login\?error=sso_not_configured/);
-    });
   });
 });
