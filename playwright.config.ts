@@ -12,6 +12,8 @@ const staticDir = process.env.E2E_STATIC_DIR ?? 'dist';
 const webPort = port + 2;
 // The local reCAPTCHA peer (test/e2e/helpers/recaptcha-peer.ts): the widget's script and the verifier, port + 3.
 const recaptchaPort = port + 3;
+// The local OpenID provider (test/e2e/helpers/oidc-peer.ts) standing in for Microsoft and Google, port + 4.
+const oidcPort = port + 4;
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -48,6 +50,8 @@ export default defineConfig({
         '--disable-component-update',
         '--disable-sync',
         '--no-first-run',
+        // Single sign-on tests give each client organisation an address of its own (http://<name>.sso.test:<port>).
+        '--host-resolver-rules=MAP *.sso.test 127.0.0.1',
       ],
     },
   },
@@ -55,6 +59,12 @@ export default defineConfig({
   webServer: external
     ? undefined
     : [
+        {
+          command: `tsx test/e2e/helpers/oidc-peer.ts ${oidcPort}`,
+          url: `http://127.0.0.1:${oidcPort}/.well-known/openid-configuration`,
+          reuseExistingServer: false,
+          timeout: 30_000,
+        },
         {
           command: `tsx test/e2e/helpers/slow-web.ts ${webPort}`,
           url: `http://127.0.0.1:${webPort}/pages/article.html`,
@@ -101,6 +111,9 @@ export default defineConfig({
             RECAPTCHA_VERIFY_URL: `http://127.0.0.1:${recaptchaPort}/recaptcha/api/siteverify`,
             RECAPTCHA_SCRIPT_URL: `http://127.0.0.1:${recaptchaPort}/recaptcha/api.js`,
             CONTACT_RATE_LIMIT_PER_IP: '10000',
+            // Microsoft and Google sign-in against the local OpenID provider.
+            MICROSOFT_ISSUER: `http://127.0.0.1:${oidcPort}`,
+            GOOGLE_ISSUER: `http://127.0.0.1:${oidcPort}`,
           },
         },
       ],

@@ -5,6 +5,17 @@ import { safeReturnPath } from './return-path';
 import type { LoginRequest, LoginResponse, Tokens } from '../contract/auth';
 import type { User } from '../contract/user';
 import type { ThemeChoice } from '../contract/theme';
+import { SSO_AUTH_FAILED, SSO_INVALID_CALLBACK, SSO_NO_ACCESS_TOKEN, SSO_REDIRECT_DELAY_MS, SSO_SUCCESS } from '../contract/sso-constants';
+
+/** The SSO callback's tokens, or why there are none (administration spec section 8). */
+export function ssoTokens(fragment: string): Tokens | { problem: string } {
+  const params = new URLSearchParams(fragment.replace(/^#/, ''));
+  if ([...params.keys()].length === 0) return { problem: SSO_INVALID_CALLBACK };
+  const access = params.get('access_token');
+  const refresh = params.get('refresh_token');
+  if (!access || !refresh) return { problem: SSO_NO_ACCESS_TOKEN };
+  return { access_token: access, refresh_token: refresh };
+}
 
 /**
  * The signed-in session: who is logged in and with which tokens.
@@ -49,7 +60,13 @@ export type SessionEvent =
   /** The person picked a colour theme: shown at once, saved with them on the server (issue 28). */
   | { type: 'session.themeChosen'; theme: ThemeChoice }
   /** The app has shown the landing screen after a sign-in. */
-  | { type: 'session.landed' };
+  | { type: 'session.landed' }
+  /** The single sign-on callback screen (/auth/sso) opened, with its URL fragment (`#access_token=...&refresh_token=...`). */
+  | { type: 'session.ssoCallback'; fragment: string }
+  /** 'Sign in with Microsoft' pressed: the browser is on its way to the provider. */
+  | { type: 'session.ssoStart' }
+  /** The person came back to the sign-in page without finishing (the browser's Back). */
+  | { type: 'session.ssoAbandoned' };
 
 /** How a theme save ended (spawned child `saveTheme`). */
 type ThemeSaveOutcome = DoneActorEvent<User, 'saveTheme'> | ErrorActorEvent<unknown, 'saveTheme'>;
@@ -82,7 +99,9 @@ export const sessionMachine = setup({
     isAnotherTheme: ({ context, event }) => event.type === 'session.themeChosen' && (context.user?.theme ?? 'system') !== event.theme,
     hasStoredSession: ({ context }) => Boolean(context.token && context.refreshToken && context.user),
     isUserStale: ({ context }) => context.userStale,
+    ssoCarriesTokens: ({ event }) => event.type === 'session.ssoCallback' && !('problem' in ssoTokens(event.fragment)),
   },
+  delays: { ssoRedirect: SSO_REDIRECT_DELAY_MS },
   actions: {
     showChosenTheme: assign(({ context, event }) => {
       assertEvent(event, 'session.themeChosen');
@@ -95,6 +114,16 @@ export const sessionMachine = setup({
     })),
     clearSession: assign({ token: null, refreshToken: null, user: null, justSignedIn: false, returnTo: null, userStale: false }),
     clearError: assign({ error: null }),
+    refuseSsoCallback: assign(({ event }) => {
+      assertEvent(event, 'session.ssoCallback');
+      const found = ssoTokens(event.fragment);
+      return { error: 'problem' in found ? found.problem : null };
+    }),
+    takeSsoTokens: assign(({ event }) => {
+      assertEvent(event, 'session.ssoCallback');
+      const tokens = ssoTokens(event.fragment) as Tokens;
+      return { token: tokens.access_token, refreshToken: tokens.refresh_token, user: null, error: null, returnTo: null, justSignedIn: false };
+    }),
     replaceSession: assign(({ event }) => {
       assertEvent(event, 'session.replaced');
       if (event.tokens) return { user: event.user, token: event.tokens.access_token, refreshToken: event.tokens.refresh_token };
@@ -132,7 +161,37 @@ export const sessionMachine = setup({
           actions: ['clearError', assign({ returnTo: ({ event }) => safeReturnPath(event.returnTo) })],
         },
         'session.dismissError': { actions: 'clearError' },
+        'session.ssoCallback': [
+          { guard: 'ssoCarriesTokens', target: 'ssoLoadingUser', actions: 'takeSsoTokens' },
+          { actions: 'refuseSsoCallback' },
+        ],
+        'session.ssoStart': { target: 'ssoRedirecting', actions: 'clearError' },
       },
+    },
+    ssoRedirecting: {
+      description: "Off to the provider: 'Sign in with Microsoft' reads 'Loading...', the form is disabled.",
+      tags: ['busy'],
+      on: { 'session.ssoAbandoned': 'loggedOut' },
+    },
+    ssoLoadingUser: {
+      description: "The single sign-on callback's tokens are held; the person they belong to is being loaded.",
+      tags: ['busy'],
+      invoke: {
+        id: 'loadUser',
+        src: 'loadUser',
+        onDone: {
+          target: 'ssoWelcome',
+          actions: [assign(({ event }) => ({ user: event.output, userStale: false })), emit(notice('success', SSO_SUCCESS))],
+        },
+        // Tokens that do not load a person are no session: back to the login screen with the spec's sentence.
+        onError: { target: 'loggedOut', actions: ['clearSession', assign({ error: SSO_AUTH_FAILED })] },
+      },
+    },
+    ssoWelcome: {
+      description: "Signed in by single sign-on: 'Successfully logged in' shows for 2 s, then Home.",
+      tags: ['authenticated'],
+      after: { ssoRedirect: { target: 'loggedIn', actions: assign({ justSignedIn: true }) } },
+      on: { 'session.logout': 'loggingOut' },
     },
     authenticating: {
       description: 'The email and password are being checked; the sign-in form waits, busy.',
@@ -182,6 +241,8 @@ export const sessionMachine = setup({
           ],
         },
         'session.landed': { actions: assign({ justSignedIn: false, returnTo: null }) },
+        // Someone signed in here signs in by single sign-on (another account): that session replaces this one.
+        'session.ssoCallback': { guard: 'ssoCarriesTokens', target: 'ssoLoadingUser', actions: 'takeSsoTokens' },
       },
       initial: 'checkingUser',
       states: {

@@ -4,12 +4,17 @@ import { z } from 'zod';
 import { paths } from '../../contract/api-paths';
 import type { SsoProvider } from '../../contract/sso-constants';
 import type { AppContext } from '../context';
+import { requestOrigin } from '../http/request-origin';
 import { finishSso, SSO_CALLBACK_PATH, startSso, type SsoStep } from '../services/identity/sso';
 import { clearedStateCookie, cookieValue, SSO_COOKIE, stateCookie } from '../services/identity/sso-state';
 
 /** Any unusable `origin` (repeated, not text) is simply ignored: the sign-in then fails as from an unknown address. */
 const ssoQuery = z.object({
-  origin: z.string().optional().catch(undefined).describe("Where the SPA runs: the client organisation's origin URL."),
+  origin: z
+    .string()
+    .optional()
+    .catch(undefined)
+    .describe("Where the SPA runs: the client organisation's origin URL (absent: the Referer's origin)."),
 });
 
 const FAILURES =
@@ -44,7 +49,8 @@ export async function ssoRoutes(app: FastifyInstance, ctx: AppContext): Promise<
         },
       },
       async (request, reply) => {
-        const step = await startSso(ctx, provider, request.query.origin, request.log);
+        // Without ?origin= (a link followed before the page's script ran) the page the person was on tells it.
+        const step = await startSso(ctx, provider, request.query.origin ?? requestOrigin(request), request.log);
         return send(reply, step, step.cookie && stateCookie(step.cookie, SSO_CALLBACK_PATH, secure));
       },
     );

@@ -37,10 +37,6 @@ const chatScreen: LazyModule = async () => {
   return module;
 };
 
-/** Areas that later issues build: their route, guard and navigation work now; the screen shows its title. */
-const titled = (title: string) => () =>
-  import('../ui/area-title').then(({ AreaTitle }) => ({ default: () => <AreaTitle title={title} /> }));
-
 export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
@@ -49,7 +45,7 @@ export const routes: RouteObject[] = [
     children: [
       page('/', 'guestOnly', () => import('../features/landing/landing-page')),
       page('/login', 'guestOnly', () => import('../features/auth/login-page'), 'Login'),
-      page('/auth/sso', 'public', titled('Processing authentication...'), 'SsoCallback'),
+      page('/auth/sso', 'public', () => import('../features/auth/sso-callback-page'), 'SsoCallback'),
       page('/activate/:activationCode', 'public', () => import('../features/auth/activate-page')),
       page('/reset-password/:token', 'public', () => import('../features/auth/reset-password-page')),
       page('/home', 'login', () => import('./home-route'), 'Home'),

@@ -85,6 +85,14 @@ if (typeof window !== 'undefined') {
   });
 }
 
+// Back from the provider's page without finishing: the browser may show the login page from its cache, still
+// 'Loading...'; it is the sign-in page again.
+if (typeof window !== 'undefined') {
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) sessionActor.send({ type: 'session.ssoAbandoned' });
+  });
+}
+
 sessionActor.start();
 
 /** A narrow view of the session; objects are compared shallowly so views re-render only on real change. */

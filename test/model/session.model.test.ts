@@ -5,6 +5,15 @@ import type { LoginResponse, Tokens } from '../../contract/auth';
 import type { User } from '../../contract/user';
 import type { ThemeChoice } from '../../contract/theme';
 import { runModelTest } from './support/run-model';
+import { SSO_AUTH_FAILED, SSO_INVALID_CALLBACK, SSO_NO_ACCESS_TOKEN, SSO_SUCCESS } from '../../contract/sso-constants';
+import type { Notice } from '../../machines/notice';
+
+/** The SSO callback's fragments: tokens, none at all, and parameters without the access token. */
+const SSO_OK = '#access_token=sso-access&refresh_token=sso-refresh';
+const SSO_EMPTY = '';
+const SSO_NO_TOKEN = '#refresh_token=sso-refresh&token_type=bearer';
+const SSO_AFTER = 'xstate.after.ssoRedirect.session.ssoWelcome';
+const notices: Notice[] = [];
 
 const user: User = {
   id: 'u1', name: 'Nur User', email: 'user@demo.local', role: 'user', status: 'active', verified: true,
@@ -57,7 +66,21 @@ const eventsFor = (value: string): SessionEvent[] => {
         { type: 'session.login', email: 'user@demo.local', password: 'secret', returnTo: '/share/abc' },
         { type: 'session.login', email: 'user@demo.local', password: 'secret', returnTo: 'https://evil.example/share/abc' },
         { type: 'session.dismissError' },
+        { type: 'session.ssoCallback', fragment: SSO_OK },
+        { type: 'session.ssoCallback', fragment: SSO_EMPTY },
+        { type: 'session.ssoCallback', fragment: SSO_NO_TOKEN },
+        { type: 'session.ssoStart' },
       ];
+    case 'ssoRedirecting':
+      return [{ type: 'session.ssoAbandoned' }, { type: 'session.login', email: 'user@demo.local', password: 'secret' }];
+    case 'ssoLoadingUser':
+      return [
+        { type: 'xstate.done.actor.loadUser', output: user } as never,
+        { type: 'xstate.error.actor.loadUser', error: new Error('401') } as never,
+        { type: 'session.ssoCallback', fragment: SSO_OK },
+      ];
+    case 'ssoWelcome':
+      return [{ type: SSO_AFTER } as never, { type: 'session.logout' }, { type: 'session.refresh' }];
     case 'authenticating':
       return [
         { type: 'xstate.done.actor.login', output: login } as never,
@@ -76,6 +99,8 @@ const eventsFor = (value: string): SessionEvent[] => {
         { type: 'session.logout' },
         { type: 'session.replaced', user: renamed, tokens: replacedTokens },
         { type: 'session.landed' },
+        { type: 'session.ssoCallback', fragment: SSO_OK },
+        { type: 'session.ssoCallback', fragment: SSO_NO_TOKEN },
         // 'system' is the fixture's theme at first (none stored): choosing it again changes nothing.
         { type: 'session.themeChosen', theme: 'dark' },
         { type: 'session.themeChosen', theme: 'system' },
@@ -106,7 +131,9 @@ runModelTest({
     userLoads.count = 0;
     themeSaves.length = 0;
     before = null;
+    notices.length = 0;
     actor.on('*', (e) => emitted.push(e.type));
+    actor.on('notice.show', (n) => notices.push(n));
   },
   inputs: [{}, { token: 'stored-access', refreshToken: 'stored-refresh', user }, { token: 'stored-access', refreshToken: null, user }],
   events: (s) => eventsFor(valueName(s.value)),
@@ -120,6 +147,30 @@ runModelTest({
       expect(s.hasTag('authenticated')).toBe(false);
       if (e?.type === 'xstate.error.actor.login') expect(s.context.error).toBe('Incorrect email or password');
       if (e?.type === 'session.dismissError' || e === null) expect(s.context.error).toBeNull();
+      // The callback's problems go to the login screen as its banner (spec section 8).
+      if (e?.type === 'session.ssoCallback') {
+        const fragment = (e as unknown as { fragment: string }).fragment;
+        expect(s.context.error).toBe(fragment === SSO_EMPTY ? SSO_INVALID_CALLBACK : SSO_NO_ACCESS_TOKEN);
+      }
+      if (e?.type === 'xstate.error.actor.loadUser') expect(s.context.error).toBe(SSO_AUTH_FAILED);
+    },
+    ssoRedirecting: (s) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(s.context).toMatchObject({ token: null, user: null, error: null });
+      // The form is disabled meanwhile: no password sign-in can start.
+      expect(s.can({ type: 'session.login', email: 'x@y.z', password: 'p' })).toBe(false);
+    },
+    ssoLoadingUser: (s) => {
+      // The tokens are held (the bearer header reads them) while the person is loaded.
+      expect(s.context).toMatchObject({ token: 'sso-access', refreshToken: 'sso-refresh', user: null, error: null });
+      expect(s.hasTag('busy')).toBe(true);
+      expect(s.hasTag('authenticated')).toBe(false);
+      expect(userLoads.count).toBeGreaterThan(0);
+    },
+    ssoWelcome: (s) => {
+      expect(s.hasTag('authenticated')).toBe(true);
+      expect(s.context).toMatchObject({ token: 'sso-access', refreshToken: 'sso-refresh', user, justSignedIn: false });
+      expect(notices.at(-1)).toEqual({ type: 'notice.show', tone: 'success', text: SSO_SUCCESS });
     },
     authenticating: (s, e) => {
       expect(s.hasTag('busy')).toBe(true);
@@ -141,6 +192,8 @@ runModelTest({
       }
       if (e?.type === 'xstate.done.actor.refresh') expect(s.context).toMatchObject({ token: 'access-2', refreshToken: 'refresh-2' });
       if (e === null) expect(s.context.justSignedIn).toBe(false);
+      // Two seconds after 'Successfully logged in', Home (spec: SSO redirect delay).
+      if (e?.type === SSO_AFTER) expect(s.context).toMatchObject({ token: 'sso-access', user, justSignedIn: true });
       if (e?.type === 'session.landed') expect(s.context).toMatchObject({ justSignedIn: false, returnTo: null });
       if (s.context.justSignedIn) expect([null, '/share/abc']).toContain(s.context.returnTo);
       // A restored user is loaded again once; a sign-in's user is fresh.

@@ -20,6 +20,7 @@ const ErrorBanner = lazy(() => import('../../ui/error-banner').then((m) => ({ de
 export default function LoginPage() {
   const [params, setParams] = useSearchParams();
   const signingIn = useSelector(sessionActor, (s) => s.matches('authenticating'));
+  const ssoLoading = useSelector(sessionActor, (s) => s.matches('ssoRedirecting'));
   const sessionError = useSelector(sessionActor, (s) => s.context.error);
   // The session's refusal is the banner (below); the form holds the fields and their check.
   const form = useForm({
@@ -30,13 +31,13 @@ export default function LoginPage() {
   });
   const { values, fieldErrors } = form;
   const [carriedError, setCarriedError] = useState<string | null>(null);
-  const [ssoLoading, setSsoLoading] = useState(false);
   const [resetOpen, setResetOpen] = useState(false);
   const loading = signingIn || ssoLoading;
   // This screen is prerendered (login.html): until hydrated, the fields are read-only and the buttons disabled.
   const hydrated = useHydrated();
   const inactive = loading || !hydrated;
-  // The prerendered link carries no origin (the build knows none): the server then redirects back relative.
+  // The prerendered link carries no origin (the build knows none): the server then takes the page's own address
+  // from the Referer.
   const ssoHref = microsoftSignInUrl(hydrated ? window.location.origin : '');
 
   // An error carried in the URL or stored by the SSO callback is shown once, then cleared from both places.
@@ -121,8 +122,8 @@ export default function LoginPage() {
         </div>
         <Link
           href={ssoHref}
-          isDisabled={loading}
-          onPress={() => setSsoLoading(true)}
+          isDisabled={inactive}
+          onPress={() => sessionActor.send({ type: 'session.ssoStart' })}
           className="flex w-full items-center justify-center gap-2 rounded-lg border border-gray-300 px-4 py-2.5 font-medium hover:bg-gray-50 aria-disabled:opacity-50 dark:border-gray-600 dark:hover:bg-gray-800"
         >
           <MicrosoftLogo />
