@@ -24,11 +24,12 @@ export const SERVER_LAYERS = {
     'lib', 'llm', 'db', 'services', 'platform', 'services/conversations', 'services/organisation', 'services/documents',
   ],
   'services/clients': ['lib', 'llm', 'db', 'services', 'platform', 'services/organisation'],
+  'services/contact': ['lib', 'db', 'services', 'platform', 'services/identity'],
   http: ['lib', 'db', 'services', 'platform', 'services/identity'],
   routes: [
     'lib', 'services', 'platform', 'http',
     'services/conversations', 'services/organisation', 'services/identity', 'services/documents', 'services/chat',
-    'services/clients',
+    'services/clients', 'services/contact',
   ],
 };
 

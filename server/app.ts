@@ -29,6 +29,7 @@ import { clientRoutes } from './routes/clients';
 import { departmentRoutes } from './routes/departments';
 import { documentRoutes } from './routes/documents';
 import { feedbackRoutes } from './routes/feedback';
+import { contactFormRoutes } from './routes/contact-form';
 import { healthRoutes } from './routes/health';
 import { globalPolicyRoutes } from './routes/global-policy';
 import { oauthConfigRoutes } from './routes/oauth-configs';
@@ -160,6 +161,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await promptLibraryRoutes(api, ctx, guards);
       await tipRoutes(api, ctx, guards);
       await feedbackRoutes(api, ctx, guards);
+      await contactFormRoutes(api, ctx, guards);
       await globalPolicyRoutes(api, ctx, guards);
       await usageReportRoutes(api, ctx, guards);
       await oauthConfigRoutes(api, ctx, guards);

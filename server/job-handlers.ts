@@ -3,6 +3,7 @@ import { ingestionGaveUp, ingestionJob } from './services/documents/ingest/inges
 import { sendActivationMail } from './services/identity/activation-mail';
 import { upkeepHandlers } from './upkeep';
 import { sendPasswordResetMail } from './services/identity/reset-mail';
+import { sendLeadMail } from './services/contact/lead-mail';
 import { titleJob } from './services/chat/titles';
 import type { JobHandlers } from './platform/jobs/queue';
 
@@ -31,6 +32,10 @@ export function jobHandlers(ctx: AppContext): JobHandlers {
     'activation-mail': {
       run: ({ userId }) => sendActivationMail(ctx, userId),
       maxAttempts: 1,
+    },
+    // Like a reset mail: retried while the mail server is down; the lead is stored already.
+    'contact-lead-mail': {
+      run: ({ leadId }) => sendLeadMail(ctx, leadId),
     },
     ...upkeepHandlers(ctx),
   };

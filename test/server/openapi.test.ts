@@ -32,6 +32,9 @@ const PUBLIC = new Set([
   'GET /api/v1/auth/social/microsoft/',
   'GET /api/v1/auth/social/google/',
   'GET /api/v1/auth/social/callback',
+  // The landing page's contact form (reCAPTCHA and a per-address limit instead of a session).
+  'GET /api/v1/feedbacks/contact-form/settings',
+  'POST /api/v1/feedbacks/contact-form',
   // The key is the capability: an <img> showing a file in a message cannot send a token.
   'GET /api/v1/files/:key',
 ]);

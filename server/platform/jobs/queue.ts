@@ -14,6 +14,8 @@ export interface JobPayloads {
   'password-reset-mail': { userId: string };
   /** A fresh activation link for a person who has not activated yet, mailed (server/services/identity/activation-mail.ts). */
   'activation-mail': { userId: string };
+  /** A stored contact form lead, mailed to SALES_EMAIL (server/services/contact/lead-mail.ts). */
+  'contact-lead-mail': { leadId: string };
   /** Periodic upkeep (server/upkeep.ts): repeating jobs, each claimed by one process at a time. */
   'upkeep-interrupted-replies': Record<string, never>;
   'upkeep-rate-limits': Record<string, never>;
