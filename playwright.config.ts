@@ -66,6 +66,12 @@ export default defineConfig({
           timeout: 30_000,
         },
         {
+          command: `tsx test/e2e/helpers/recaptcha-peer.ts ${recaptchaPort}`,
+          url: `http://127.0.0.1:${recaptchaPort}/recaptcha/api.js`,
+          reuseExistingServer: false,
+          timeout: 30_000,
+        },
+        {
           command: `tsx test/e2e/helpers/slow-web.ts ${webPort}`,
           url: `http://127.0.0.1:${webPort}/pages/article.html`,
           reuseExistingServer: false,

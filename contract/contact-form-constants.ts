@@ -4,23 +4,12 @@
  * shared/contact-form-rules.ts, applied alike by the machine and by POST /feedbacks/contact-form.
  */
 
-export const hearAboutUsOptions = [
-  { value: 'social_media', label: 'Social Media' },
-  { value: 'search', label: 'Search' },
-  { value: 'staff', label: 'Referred by our staff' },
-] as const;
-export type HearAboutUs = (typeof hearAboutUsOptions)[number]['value'];
-export const hearAboutUsValues = hearAboutUsOptions.map((o) => o.value) as [HearAboutUs, ...HearAboutUs[]];
+// The options and the field sentences live with the rules: shared/contact-form-rules.ts.
 
 export const CONTACT_NAME_MAX_LENGTH = 200;
 export const CONTACT_EMAIL_MAX_LENGTH = 254;
 export const CONTACT_PHONE_MAX_LENGTH = 30;
 
-export const NAME_REQUIRED = 'Name field is required';
-export const PHONE_OR_EMAIL_REQUIRED = 'Either Phone Number/Email is required';
-export const INVALID_PHONE = 'Please enter a valid Malaysian phone number';
-export const INVALID_EMAIL = 'Please enter a valid email address';
-export const FIELD_REQUIRED = 'This field is required';
 export const NAME_TOO_LONG = `Name cannot be more than ${CONTACT_NAME_MAX_LENGTH} characters`;
 
 export const RECAPTCHA_REQUIRED = 'Please complete the reCAPTCHA verification';

@@ -5,9 +5,9 @@ import {
   CONTACT_EMAIL_MAX_LENGTH,
   CONTACT_NAME_MAX_LENGTH,
   CONTACT_PHONE_MAX_LENGTH,
-  hearAboutUsValues,
   NAME_TOO_LONG,
 } from './contact-form-constants';
+import { hearAboutUsValues } from '../shared/contact-form-rules';
 
 /**
  * POST /feedbacks/contact-form (public). The field rules (name, phone or e-mail, Malaysian phone, hearAboutUs) are

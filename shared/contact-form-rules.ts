@@ -1,14 +1,20 @@
 // The contact form's rules (administration spec, section 5): the landing page's machine and the server's
 // POST /feedbacks/contact-form apply these same functions, so the two can never disagree.
-import {
-  FIELD_REQUIRED,
-  INVALID_EMAIL,
-  INVALID_PHONE,
-  NAME_REQUIRED,
-  PHONE_OR_EMAIL_REQUIRED,
-  type HearAboutUs,
-  hearAboutUsValues,
-} from '../contract/contact-form-constants';
+
+export const hearAboutUsOptions = [
+  { value: 'social_media', label: 'Social Media' },
+  { value: 'search', label: 'Search' },
+  { value: 'staff', label: 'Referred by our staff' },
+] as const;
+export type HearAboutUs = (typeof hearAboutUsOptions)[number]['value'];
+export const hearAboutUsValues = hearAboutUsOptions.map((o) => o.value) as [HearAboutUs, ...HearAboutUs[]];
+
+/** The spec's sentences (administration spec section 5). */
+export const NAME_REQUIRED = 'Name field is required';
+export const PHONE_OR_EMAIL_REQUIRED = 'Either Phone Number/Email is required';
+export const INVALID_PHONE = 'Please enter a valid Malaysian phone number';
+export const INVALID_EMAIL = 'Please enter a valid email address';
+export const FIELD_REQUIRED = 'This field is required';
 
 /**
  * A Malaysian number once spaces, dashes and brackets are gone: +60, 60 or 0, then a mobile prefix 1x and 7 to 8

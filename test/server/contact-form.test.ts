@@ -4,16 +4,12 @@ import { contactFormSettings, contactLeadsPage } from '../../contract/contact-fo
 import {
   CONTACT_NOT_CONFIGURED,
   CONTACT_SENT,
-  FIELD_REQUIRED,
-  INVALID_EMAIL,
-  INVALID_PHONE,
-  NAME_REQUIRED,
-  PHONE_OR_EMAIL_REQUIRED,
   RECAPTCHA_FAILED,
   RECAPTCHA_REQUIRED,
   STAFF_EMAIL_REGISTERED,
 } from '../../contract/contact-form-constants';
 import { errorEnvelope } from '../../contract/envelope';
+import { FIELD_REQUIRED, INVALID_EMAIL, INVALID_PHONE, NAME_REQUIRED, PHONE_OR_EMAIL_REQUIRED } from '../../shared/contact-form-rules';
 import { RECAPTCHA_UNREACHABLE } from '../../server/services/contact/contact-form';
 import { startRecaptchaPeer, type RecaptchaPeer } from '../e2e/helpers/recaptcha-peer';
 import { API, bearer, login } from './helpers/fixtures';

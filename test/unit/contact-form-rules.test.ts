@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { FIELD_REQUIRED, INVALID_EMAIL, INVALID_PHONE, NAME_REQUIRED, PHONE_OR_EMAIL_REQUIRED } from '../../contract/contact-form-constants';
-import { contactFieldErrors, isMalaysianPhone, isStaffEmail, normalisedPhone } from '../../shared/contact-form-rules';
+import {
+  contactFieldErrors,
+  FIELD_REQUIRED,
+  INVALID_EMAIL,
+  INVALID_PHONE,
+  isMalaysianPhone,
+  isStaffEmail,
+  NAME_REQUIRED,
+  normalisedPhone,
+  PHONE_OR_EMAIL_REQUIRED,
+} from '../../shared/contact-form-rules';
 
 // The rules the landing page's form and the server both apply (administration spec section 5).
 describe('contact form rules', () => {

@@ -8,9 +8,8 @@ import {
   RECAPTCHA_REQUIRED,
   STAFF_EMAIL_REGISTERED,
   tooManyContactForms,
-  type HearAboutUs,
 } from '../../../contract/contact-form-constants';
-import { contactFieldErrors, isStaffEmail, normalisedPhone } from '../../../shared/contact-form-rules';
+import { contactFieldErrors, isStaffEmail, normalisedPhone, type HearAboutUs } from '../../../shared/contact-form-rules';
 import type { AppContext } from '../../context';
 import { insertContactLead, listContactLeads } from '../../db/repositories/contact-leads';
 import { enforceRateLimits } from '../../platform/rate-limit';

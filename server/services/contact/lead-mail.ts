@@ -1,4 +1,4 @@
-import { hearAboutUsOptions } from '../../../contract/contact-form-constants';
+import { hearAboutUsOptions } from '../../../shared/contact-form-rules';
 import type { AppContext } from '../../context';
 import { findContactLead, type ContactLeadRecord } from '../../db/repositories/contact-leads';
 import type { MailMessage } from '../../platform/mailer';
