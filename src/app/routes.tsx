@@ -62,6 +62,7 @@ export const routes: RouteObject[] = [
       page('/departments', 'admin', () => import('../features/departments/departments-page')),
       page('/global-policy', 'admin', () => import('../features/global-policy/global-policy-page')),
       page('/feedback-inbox', 'adminOrSuperuser', () => import('../features/feedback-inbox/feedback-inbox-page')),
+      page('/leads', 'superuser', () => import('../features/leads/leads-page')),
       page('/playground', 'public', () => import('../features/playground/playground-page')),
       page('/tips-example', 'login', () => import('../features/chat/tips-example-page')),
       page('*', 'public', () => import('../features/not-found/not-found-page')),

@@ -262,6 +262,7 @@ const roles: Record<'user' | 'admin' | 'superuser' | 'signed out', Screen[]> = {
     { name: 'register', path: () => '/register', ready: anyH1 },
     { name: 'profile menu', path: () => '/home', ready: anyH1, open: profileMenu },
     feedbackInbox,
+    { name: 'leads', path: () => '/leads', ready: h1('Leads') },
     ...everyone,
   ],
 };

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useActorRef, useSelector } from '@xstate/react';
-import { Building2 } from 'lucide-react';
+import { Building2, Inbox } from 'lucide-react';
 import type { Client } from '../../../contract/clients';
 import { NO_CLIENTS_FOUND } from '../../../contract/clients-constants';
 import { clientEvents, clientsListInput, type ClientStatusFilter } from '../../../machines/clients-list.machine';
 import { pagerView, samePagerView } from '../../../machines/pager.machine';
 import { recordEditorMachine } from '../../../machines/record-editor.machine';
 import { fetchClientPage, registerClient, setClientStatus, updateClient } from '../../api/clients';
-import { Button } from '../../ui/button';
+import { Button, ButtonLink } from '../../ui/button';
 import { ListError, ListStatus } from '../../ui/list-status';
 import { PageTitle } from '../../ui/page-title';
 import { Pagination } from '../../ui/pagination';
@@ -45,9 +45,14 @@ export default function ClientsPage() {
     <div className="mx-auto max-w-7xl space-y-6 p-6 md:p-10">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <PageTitle>Client Management</PageTitle>
-        <Button variant="primary" isDisabled={!canRegister} onPress={register}>
-          <Building2 aria-hidden className="size-4" /> Register New Client
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <ButtonLink href="/leads">
+            <Inbox aria-hidden className="size-4" /> Leads
+          </ButtonLink>
+          <Button variant="primary" isDisabled={!canRegister} onPress={register}>
+            <Building2 aria-hidden className="size-4" /> Register New Client
+          </Button>
+        </div>
       </div>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <SearchBox
