@@ -63,6 +63,15 @@ test.describe('the superuser\'s Leads list', () => {
     await expect(page.getByText('Failed to fetch leads')).toHaveCount(0);
   });
 
+  test('an empty list says No leads yet', async ({ page }) => {
+    await signInByApi(page, accounts.superuser);
+    const empty = { status: 'success', data: { leads: [], page: 1, page_size: 20, total: 0, total_pages: 0 } };
+    await page.route('**/api/v1/feedbacks/contact-leads**', (route) => route.fulfill({ json: empty }));
+    await page.goto('/leads');
+    await expect(page.getByText('No leads yet')).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Leads' }).getByRole('row')).toHaveCount(1);
+  });
+
   test('an admin is sent away from /leads', async ({ page }) => {
     await signInAndLand(page, accounts.admin, /\/home$/);
     await page.goto('/leads');

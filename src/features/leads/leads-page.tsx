@@ -71,7 +71,7 @@ export default function LeadsPage() {
                 )}
               </Cell>
               <Cell label="How they heard">{heardLabel(lead.hearAboutUs)}</Cell>
-              <Cell label="Received">
+              <Cell label="Received" className="sm:whitespace-nowrap">
                 <time dateTime={lead.created_at}>{formatDateTime(lead.created_at)}</time>
               </Cell>
             </Row>
