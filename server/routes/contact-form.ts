@@ -34,7 +34,7 @@ export async function contactFormRoutes(app: FastifyInstance, ctx: AppContext, g
         description:
           'Public. Name required; phone or e-mail; a phone must be Malaysian; hearAboutUs one of the options; an address of the ' +
           "company's staff domain is told to log in (400). The reCAPTCHA token is verified with RECAPTCHA_SECRET (400 when refused; " +
-          '503 when no secret is configured or the verifier cannot be reached: a lead is never taken unverified). At most ' +
+          '503 when no secret is configured, the verifier refuses it or cannot be reached: a lead is never taken unverified). At most ' +
           'CONTACT_RATE_LIMIT_PER_IP per address per hour (429). The lead is stored and mailed to SALES_EMAIL.',
         tags,
         body: contactFormRequest,

@@ -121,6 +121,7 @@ describe(`the landing page's contact form (${dbKind})`, () => {
     expect(page.leads[0]).toMatchObject({ name: 'Mail <b>Lead</b>', phone: '0123456789', email: 'aminah@buyer.example', hearAboutUs: 'search' });
     expect(page.total).toBeGreaterThan(1);
     expect(logLines.join('\n')).not.toContain(SECRET);
+    expect(logLines.join('\n')).not.toContain(valid.recaptcha_token);
   });
 
   it('shows the leads to the superuser only', async () => {
@@ -146,6 +147,19 @@ describe(`the contact form's refusals without a verifier and past the limit (${d
       refusedWith(await down.app.inject({ method: 'POST', url: `${API}/feedbacks/contact-form`, payload: valid }), 503, RECAPTCHA_UNREACHABLE);
     } finally {
       await down.close();
+    }
+  });
+
+  it("refuses every lead while the verifier refuses our secret (the operator's mistake: 503, not the person's)", async () => {
+    const peer = await startRecaptchaPeer({ secret: SECRET });
+    const t = await createTestApp({ env: { RECAPTCHA_SECRET: 'not-the-secret', RECAPTCHA_VERIFY_URL: peer.verifyUrl } });
+    try {
+      refusedWith(await t.app.inject({ method: 'POST', url: `${API}/feedbacks/contact-form`, payload: valid }), 503, CONTACT_NOT_CONFIGURED);
+      expect(peer.checked).toHaveLength(1);
+      expect(await t.db.selectFrom('contact_leads').selectAll().execute()).toEqual([]);
+    } finally {
+      await t.close();
+      await peer.close();
     }
   });
 

@@ -49,6 +49,10 @@ export async function submitContactForm(ctx: AppContext, input: Required<Contact
     log.warn('contact form: the reCAPTCHA verifier could not be reached');
     throw new UnavailableError(RECAPTCHA_UNREACHABLE);
   }
+  if (verdict === 'misconfigured') {
+    log.error('contact form: the reCAPTCHA verifier refused RECAPTCHA_SECRET; no lead can be taken until it is corrected');
+    throw new UnavailableError(CONTACT_NOT_CONFIGURED);
+  }
   if (verdict === 'refused') throw new InvalidError(RECAPTCHA_FAILED, { recaptcha_token: RECAPTCHA_FAILED });
 
   const lead = await insertContactLead(ctx.db, {
