@@ -32,7 +32,6 @@ export function contactFormSettings(ctx: AppContext): ContactFormSettings {
  */
 export async function submitContactForm(ctx: AppContext, input: Required<ContactFormRequest>, ip: string, log: FastifyBaseLogger): Promise<string> {
   const config = ctx.config.contactForm;
-  await enforceRateLimits(ctx.rateLimits, [{ key: `contact:ip:${ip}`, rule: config.perIp, refusal: tooManyContactForms }]);
 
   const fields = { name: input.name, phone: input.phone, email: input.email, hearAboutUs: input.hearAboutUs };
   const errors = contactFieldErrors(fields);
@@ -43,6 +42,8 @@ export async function submitContactForm(ctx: AppContext, input: Required<Contact
   if (input.recaptcha_token.trim() === '') throw new InvalidError(RECAPTCHA_REQUIRED, { recaptcha_token: RECAPTCHA_REQUIRED });
   // The person's mistakes are told first; a form that is right waits for the operator's configuration.
   if (!config.recaptchaSecret) throw new UnavailableError(CONTACT_NOT_CONFIGURED);
+  // Counted before the verifier is asked, so a burst cannot make us flood it; a form refused above costs nothing.
+  await enforceRateLimits(ctx.rateLimits, [{ key: `contact:ip:${ip}`, rule: config.perIp, refusal: tooManyContactForms }]);
 
   const verdict = await verifyRecaptcha(config, input.recaptcha_token, ip);
   if (verdict === 'unreachable') {
