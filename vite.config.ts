@@ -49,8 +49,10 @@ export default defineConfig({
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
         // Other navigations get the app shell; /login gets the precached prerendered login.html (Workbox's
-        // cleanURLs looks up '/login.html' before the fallback applies).
+        // cleanURLs looks up '/login.html' before the fallback applies), and / the landing page's landing.html.
         navigateFallback: 'index.html',
+        // '/' is the prerendered landing page, as the server answers it.
+        directoryIndex: 'landing.html',
         // API calls and SSO redirects must always reach the server.
         navigateFallbackDenylist: [/^\/api\//],
         cleanupOutdatedCaches: true,

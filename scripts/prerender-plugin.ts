@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { build, type Plugin, type ResolvedConfig, type Rolldown } from 'vite';
 import { closureOf, ENTRY_TAG, PRELOAD_TAGS } from './classic-chunks-plugin.js';
 import { loadAppAfterPaint } from './prerender-loader.js';
+import { resolveSuspendedBoundaries } from './prerender-boundaries.js';
 import { preloadSignedInScreen } from './prerender-route-preload.js';
 
 interface PrerenderedRoute {
@@ -16,8 +17,11 @@ interface PrerenderedRoute {
   screen: string;
 }
 
-/** The public first screens written into their own HTML at build time (the landing page joins later). */
-const PRERENDERED: PrerenderedRoute[] = [{ path: '/login', file: 'login.html', screen: 'src/features/auth/login-page.tsx' }];
+/** The public first screens written into their own HTML at build time. */
+const PRERENDERED: PrerenderedRoute[] = [
+  { path: '/login', file: 'login.html', screen: 'src/features/auth/login-page.tsx' },
+  { path: '/', file: 'landing.html', screen: 'src/features/landing/landing-page.tsx' },
+];
 
 /**
  * Signed-in screens whose code index.html preloads for a visitor with a session, beside the entry's download
@@ -84,7 +88,7 @@ export function prerenderPlugin(): Plugin {
       const renderer = await buildRenderer(config);
       try {
         for (const route of PRERENDERED) {
-          const markup = await renderer.render(route.path);
+          const markup = resolveSuspendedBoundaries(await renderer.render(route.path));
           const preloads = chunkClosure(bundle, [path.resolve(config.root, route.screen)]).map((file) => `${config.base}${file}`);
           const loaderSource = `(${loadAppAfterPaint.toString()})(${JSON.stringify(chunkLoader)}, ${JSON.stringify(entry)}, ${JSON.stringify(preloads)});\n`;
           const loader = this.getFileName(this.emitFile({ type: 'asset', name: `${path.parse(route.file).name}-loader.js`, source: loaderSource }));

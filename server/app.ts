@@ -140,7 +140,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   installRequestRules(app);
   installContractValidation(app);
   installJsonParser(app);
-  installSecurityHeaders(app);
+  // The contact form's widget only where a site key is configured (without one the form never loads it).
+  installSecurityHeaders(app, ctx.config.contactForm.recaptchaSiteKey ? ctx.config.contactForm.recaptchaScriptUrl : undefined);
   // A long conversation is a megabyte of JSON and the SPA's scripts are text: both shrink several times.
   // The chat stream is written to the raw socket (hijacked), so it is never buffered by compression.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });

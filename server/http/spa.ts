@@ -66,6 +66,15 @@ export async function registerSpa(app: FastifyInstance, staticDir: string): Prom
     });
   }
 
+  // '/' is the landing page's own prerendered HTML, not the directory's index.html (the app shell).
+  const home = prerendered.get('/');
+  if (hasIndex && home) {
+    app.get('/', (_request, reply) => {
+      reply.header('Cache-Control', REVALIDATE);
+      return reply.sendFile(home);
+    });
+  }
+
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;
     if (isApiPath(url)) {
