@@ -8,6 +8,7 @@ import { fetchContactFormSettings, sendContactForm } from '../../api/contact-for
 import { withAnswerStatus } from '../../lib/answer-status';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { Button, ButtonLink } from '../../ui/button';
+import { useHydrated } from '../../ui/use-hydrated';
 import { CLAIMS, FEATURES, SAMPLE_PROMPTS } from './landing-content';
 import { LandingFaq } from './landing-faq';
 
@@ -40,6 +41,8 @@ export default function LandingPage() {
   const formOpened = useSelector(form, (s) => !s.matches('closed'));
   const [everOpened, setEverOpened] = useState(false);
   const [draft, setDraft] = useState('');
+  // Prerendered (landing.html): until the page is live its buttons do nothing, so they say so.
+  const live = useHydrated();
   const open = () => {
     setEverOpened(true);
     form.send({ type: 'contact.open' });
@@ -63,7 +66,7 @@ export default function LandingPage() {
             <ButtonLink href="/login" variant="ghost">
               Log In
             </ButtonLink>
-            <Button variant="primary" onPress={open}>
+            <Button variant="primary" onPress={open} isDisabled={!live}>
               Get Started
             </Button>
           </nav>
@@ -86,11 +89,12 @@ export default function LandingPage() {
                 id="landing-message"
                 rows={2}
                 value={draft}
+                readOnly={!live}
                 onChange={(e) => setDraft(e.target.value)}
                 placeholder="Ask Tanya anything..."
                 className="max-h-40 min-h-12 flex-1 resize-none bg-transparent px-3 py-2 text-base outline-none placeholder:text-gray-500 dark:placeholder:text-gray-400"
               />
-              <Button type="submit" variant="primary" aria-label="Send message" className="size-11 shrink-0 rounded-xl p-0">
+              <Button type="submit" variant="primary" aria-label="Send message" isDisabled={!live} className="size-11 shrink-0 rounded-xl p-0">
                 <ArrowUp aria-hidden className="size-5" />
               </Button>
             </form>
@@ -101,6 +105,7 @@ export default function LandingPage() {
                   <li key={sample.title}>
                     <AriaButton
                       onPress={() => setDraft(sample.prompt)}
+                      isDisabled={!live}
                       className="flex h-full w-full cursor-pointer flex-col items-start gap-1 rounded-2xl border border-gray-200 bg-white p-4 text-left shadow-xs outline-none transition-colors hover:border-gray-400 focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-gray-700 dark:bg-gray-900 dark:hover:border-gray-500"
                     >
                       <span className="flex items-center gap-2 font-semibold">
