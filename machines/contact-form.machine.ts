@@ -117,9 +117,11 @@ export const contactFormMachine = setup({
   initial: 'closed',
   states: {
     closed: {
+      description: 'The form is not shown; opening it (the message box, Get Started) starts empty.',
       on: { 'contact.open': [{ guard: ({ context }) => context.settings !== null, target: 'editing' }, { target: 'loading' }] },
     },
     loading: {
+      description: "The form's settings (reCAPTCHA site key and script, staff domain) are being read.",
       tags: 'busy',
       invoke: {
         id: 'fetchSettings',
@@ -131,6 +133,7 @@ export const contactFormMachine = setup({
       on: { 'contact.close': { target: 'closed', actions: 'reset' } },
     },
     editing: {
+      description: 'The visitor fills in the form and completes the reCAPTCHA.',
       on: {
         'contact.close': { target: 'closed', actions: 'reset' },
         'contact.change': {
@@ -161,6 +164,7 @@ export const contactFormMachine = setup({
       },
     },
     submitting: {
+      description: 'The lead is being sent; the server verifies the reCAPTCHA.',
       tags: 'busy',
       invoke: {
         id: 'submit',
@@ -178,6 +182,7 @@ export const contactFormMachine = setup({
       },
     },
     sent: {
+      description: "'Contact form has been sent successfully! Our team will contact you soon.'",
       on: { 'contact.close': { target: 'closed', actions: 'reset' } },
     },
   },

@@ -167,6 +167,7 @@ export const ldapSettingsMachine = setup({
   initial: 'loading',
   states: {
     loading: {
+      description: "The client's stored directory settings are being read.",
       tags: 'busy',
       invoke: {
         id: 'fetchSettings',
@@ -184,9 +185,11 @@ export const ldapSettingsMachine = setup({
       },
     },
     failed: {
+      description: "The settings could not be read: 'Failed to fetch directory settings' with Try again.",
       on: { 'ldap.retry': { target: 'loading', actions: assign({ error: null }) } },
     },
     editing: {
+      description: 'The superuser edits the URL, the way people are found and the TLS check.',
       on: {
         'ldap.change': {
           actions: assign(({ context, event }) => {
@@ -203,6 +206,7 @@ export const ldapSettingsMachine = setup({
       },
     },
     saving: {
+      description: 'The settings are being saved (the service password sealed by the server).',
       tags: 'busy',
       invoke: {
         id: 'saveSettings',
@@ -213,6 +217,7 @@ export const ldapSettingsMachine = setup({
       },
     },
     removing: {
+      description: 'The stored settings are being removed.',
       tags: 'busy',
       invoke: {
         id: 'removeSettings',
@@ -222,7 +227,7 @@ export const ldapSettingsMachine = setup({
         onError: { target: 'editing', actions: assign({ error: ({ event }) => failureText(event.error, LDAP_SETTINGS_SAVE_FAILED) }) },
       },
     },
-    done: { type: 'final' },
+    done: { type: 'final', description: 'Saved or removed: the dialog closes with a toast.' },
   },
 });
 
