@@ -16,6 +16,8 @@ export const LIGHTHOUSE_RUNS = 5;
 
 export interface LighthouseRun {
   score: number;
+  /** The accessibility category's score, when it was asked for (NaN otherwise). */
+  accessibility: number;
   fcpMs: number;
   lcpMs: number;
   tbtMs: number;
@@ -36,22 +38,24 @@ interface NetworkItem {
  * One run, tried once more when Lighthouse could not record the page load (its runtime errors, e.g. NO_NAVSTART on
  * a loaded machine, say to run again): one such run ended the whole section in a full bench.
  */
-async function runOnce(url: string, chromePath: string): Promise<LighthouseRun> {
+type Category = 'performance' | 'accessibility';
+
+async function runOnce(url: string, chromePath: string, categories: Category[] = ['performance']): Promise<LighthouseRun> {
   try {
-    return await runAttempt(url, chromePath);
+    return await runAttempt(url, chromePath, categories);
   } catch (err) {
     if (!(err instanceof LighthouseRuntimeError)) throw err;
     console.log(`  (${err.message}: run again)`);
-    return runAttempt(url, chromePath);
+    return runAttempt(url, chromePath, categories);
   }
 }
 
 class LighthouseRuntimeError extends Error {}
 
-async function runAttempt(url: string, chromePath: string): Promise<LighthouseRun> {
+async function runAttempt(url: string, chromePath: string, categories: Category[]): Promise<LighthouseRun> {
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu'] });
   try {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: categories });
     if (!result) throw new Error('Lighthouse returned no result');
     const { lhr } = result;
     if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
@@ -61,6 +65,7 @@ async function runAttempt(url: string, chromePath: string): Promise<LighthouseRu
     );
     return {
       score: lhr.categories.performance?.score ?? Number.NaN,
+      accessibility: lhr.categories.accessibility?.score ?? Number.NaN,
       fcpMs: value('first-contentful-paint'),
       lcpMs: value('largest-contentful-paint'),
       tbtMs: value('total-blocking-time'),
@@ -79,6 +84,7 @@ function mediansOf(results: LighthouseRun[]) {
   const pick = (key: keyof Omit<LighthouseRun, 'scripts'>) => median(results.map((r) => r[key]));
   return {
     score: pick('score'),
+    accessibility: pick('accessibility'),
     fcpMs: pick('fcpMs'),
     lcpMs: pick('lcpMs'),
     tbtMs: pick('tbtMs'),
@@ -88,10 +94,39 @@ function mediansOf(results: LighthouseRun[]) {
   };
 }
 
-export async function measureLoginLighthouse(baseUrl: string, chromePath: string, runs = LIGHTHOUSE_RUNS) {
+export async function measureLoginLighthouse(baseUrl: string, chromePath: string, runs = LIGHTHOUSE_RUNS, page = '/login', categories: Category[] = ['performance']) {
   const results: LighthouseRun[] = [];
-  for (let i = 0; i < runs; i++) results.push(await runOnce(`${baseUrl}/login`, chromePath));
+  for (let i = 0; i < runs; i++) results.push(await runOnce(`${baseUrl}${page}`, chromePath, categories));
   return { runs: results, median: mediansOf(results) };
+}
+
+/**
+ * The landing page (/), the buyer's first look (issue 31): performance and accessibility, printed beside /login's,
+ * which the same run measured.
+ */
+export async function measureLandingLighthouse(baseUrl: string, chromePath: string, runs = LIGHTHOUSE_RUNS) {
+  return measureLoginLighthouse(baseUrl, chromePath, runs, '/', ['performance', 'accessibility']);
+}
+
+export function printLandingLighthouse(result: Awaited<ReturnType<typeof measureLandingLighthouse>>, loginScore: number) {
+  printLoginLighthouse(result, '/ (the landing page)');
+  const m = result.median;
+  reportGoal({
+    what: '/ Lighthouse score',
+    measured: m.score.toFixed(2),
+    reference: `/login ${loginScore.toFixed(2)}`,
+    ratio: ratioOf(m.score, loginScore),
+    goal: `score >= ${LIGHTHOUSE_SCORE_GOAL}`,
+    pass: m.score >= LIGHTHOUSE_SCORE_GOAL,
+  });
+  reportGoal({
+    what: '/ Lighthouse accessibility',
+    measured: m.accessibility.toFixed(2),
+    reference: 'absolute',
+    ratio: m.accessibility,
+    goal: 'score = 1',
+    pass: m.accessibility === 1,
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import { measureIngest, printIngest } from './ingest';
 import { measureLoadStreams, printLoadStreams } from './load-streams';
 import { printGoalSummary } from './goal-line';
 import { measureLoginJs, printLoginJs } from './login-bundle';
-import { measureLoginAgainstReference, printLoginAgainstReference } from './login-lighthouse';
+import { measureLandingLighthouse, measureLoginAgainstReference, printLandingLighthouse, printLoginAgainstReference } from './login-lighthouse';
 import { buildLoginReference } from './login-reference';
 import { measureOpenConversation, printOpenConversation } from './open-conversation';
 import { measureRenderStream, printRenderStream } from './render-stream';
@@ -84,7 +84,10 @@ try {
     const lighthouseServer = await startServer(0);
     const referenceServer = await startServer(0, { STATIC_DIR: referenceDir });
     try {
-      printLoginAgainstReference(await measureLoginAgainstReference(lighthouseServer.url, referenceServer.url, chrome));
+      const login = await measureLoginAgainstReference(lighthouseServer.url, referenceServer.url, chrome);
+      printLoginAgainstReference(login);
+      // The landing page on the same server, right after: its figures read beside /login's.
+      printLandingLighthouse(await measureLandingLighthouse(lighthouseServer.url, chrome), login.app.median.score);
     } finally {
       await lighthouseServer.stop();
       await referenceServer.stop();
