@@ -173,6 +173,26 @@ describe(`single sign-on with a real OpenID provider (${dbKind})`, () => {
     );
   });
 
+  it('signs in with Google too, only with an e-mail Google says is verified', async () => {
+    const origin = 'https://gmail-sso.tanya.test';
+    const registered = await peer.registerClient([`${origin}${CALLBACK}`]);
+    const id = (await createOrganisation(t.db, { name: 'Google SSO' })).client.id;
+    await t.db.updateTable('clients').set({ origin }).where('id', '=', id).execute();
+    const superuser = bearer((await login(t.app, 'super@demo.local')).access_token);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${API}/clients/${id}/oauth-configs`,
+      headers: superuser,
+      payload: { provider: 'google', provider_client_id: registered.clientId, provider_client_secret: registered.clientSecret },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await addUser(t.db, { client_id: id, name: 'Gita', email: 'gita@gmail-sso.test' });
+    await addUser(t.db, { client_id: id, name: 'Una', email: 'unverified@gmail-sso.test' });
+
+    expect((await new Browser(t, peer).signIn('google', origin, 'gita@gmail-sso.test')).startsWith(`${origin}/auth/sso#access_token=`)).toBe(true);
+    expect(await new Browser(t, peer).signIn('google', origin, 'unverified@gmail-sso.test')).toBe(loginError(origin, 'no_email', ssoErrors.no_email('Google')));
+  });
+
   it('refuses a tampered state, a missing or foreign state cookie, a replayed code and a wrong PKCE verifier', async () => {
     const invalid = loginError(ORIGIN, 'invalid_state', ssoErrors.invalid_state());
     const invalidHere = loginError(PUBLIC_URL, 'invalid_state', ssoErrors.invalid_state());
