@@ -103,6 +103,8 @@ test('a person of the organisation goes from Sign in with Microsoft to the chat'
 });
 
 test('wrong tenant, unknown e-mail, inactive person, inactive organisation and a declined sign-in each end on the login screen with their sentence', async ({ page, request }) => {
+  // Two organisations and five trips to the provider: on 2 busy cores longer than one page's test.
+  test.slow();
   const org = await organisation(request);
   const inactive = await person(request, org, 'ina');
   await setPersonStatus(request, (await superuserHeaders(request)).authorization.slice('Bearer '.length), inactive.id, 'inactive');
