@@ -24,14 +24,6 @@ test.afterAll(async () => {
 const dialog = (page: Page, client: string) => page.getByRole('dialog', { name: `Directory Settings - ${client}` });
 const toast = (page: Page, text: string) => page.getByRole('alertdialog', { name: text });
 
-const port = Number(process.env.E2E_PORT ?? 8181);
-/**
- * An address of the test's own for the client (Chromium maps *.sso.test to the local server, playwright.config.ts):
- * a new person is matched to the one directory client of the address they sign in from, and a retried test must not
- * meet the client its first attempt registered there.
- */
-const ownOrigin = () => `http://ldap${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}.sso.test:${port}`;
-
 /** A premium client with auth type ldap at `origin`. */
 async function registerDirectoryClient(request: APIRequestContext, origin: string, name: string) {
   const headers = await superuserHeaders(request);
@@ -61,11 +53,12 @@ async function openDirectorySettings(page: Page, client: string) {
   await expect(dialog(page, client).getByLabel('Directory URL')).toBeVisible();
 }
 
-test('the superuser sets up a directory; its person signs in with the directory password, a wrong one and a down directory are told', async ({ page, browser, request }) => {
+test('the superuser sets up a directory; its person signs in with the directory password, a wrong one and a down directory are told', async ({ page, browser, request, baseURL }) => {
   // Two people's pages, a directory set up three times: on 2 busy cores this takes longer than one page's test.
   test.slow();
   const client = unique('Directory Co');
-  const origin = ownOrigin();
+  // The client's origin is the address the tests' browser uses: a new person is matched to it at sign-in.
+  const origin = new URL(baseURL!).origin;
   const uid = `staff${Date.now().toString(36)}`;
   const email = `${uid}@directory.example.com`;
   await slapd.addPeople([{ uid, mail: email, password: 'directory-pass-9', displayName: 'Nurul Directory' }]);
@@ -130,7 +123,7 @@ test('the directory settings dialog is accessible in light and dark, and fits a 
   // Three axe passes: longer than one page's test on 2 busy cores.
   test.slow();
   const client = unique('Directory Look');
-  await registerDirectoryClient(request, ownOrigin(), client);
+  await registerDirectoryClient(request, 'https://look.directory.example.com', client);
   await signInByApi(page, accounts.superuser);
   await openDirectorySettings(page, client);
   await dialog(page, client).getByLabel('Find people by').click();
