@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { API_PREFIX, paths } from '../../../contract/api-paths';
 import { SSO_PROVIDER_NAMES, ssoErrors, SUBSCRIPTION_EXPIRED_CODE, type SsoErrorCode, type SsoProvider } from '../../../contract/sso-constants';
 import type { AppContext } from '../../context';
-import { findClientById } from '../../db/repositories/clients';
 import { findClientsByOrigin, urlOrigin } from '../../db/repositories/clients-by-origin';
 import { findUserByEmail, normaliseEmail } from '../../db/repositories/users';
 import { DomainError } from '../errors';
@@ -137,8 +136,6 @@ export async function finishSso(ctx: AppContext, sealed: string | undefined, cal
     const user = await findUserByEmail(ctx.db, normaliseEmail(email));
     if (!user || user.client_id !== state.clientId) throw new SsoFailure('unknown_user', ssoErrors.unknown_user(name(provider)), state.origin);
     if (user.status !== 'active') throw new SsoFailure('inactive_user', ssoErrors.inactive_user(), state.origin);
-    const client = await findClientById(ctx.db, state.clientId);
-    if (!client) throw new SsoFailure('unknown_origin', ssoErrors.unknown_origin(), state.origin);
     let session;
     try {
       session = await issueSession(ctx, user);
