@@ -145,10 +145,17 @@ export const contactFormMachine = setup({
               if (fieldErrors.phone === context.fieldErrors.email) delete fieldErrors.phone;
               if (fieldErrors.email === context.fieldErrors.phone) delete fieldErrors.email;
             }
-            return { fields: { ...context.fields, ...event.fields }, fieldErrors, error: null };
+            const fields = { ...context.fields, ...event.fields };
+            // A staff address hides the widget, and a widget shown again starts unticked: its token goes with it.
+            const token = isStaffAddress({ fields, settings: context.settings }) ? null : context.token;
+            return { fields, fieldErrors, error: null, token };
           }),
         },
-        'recaptcha.verified': { actions: assign({ token: ({ event }) => event.token, recaptchaError: null, error: null }) },
+        // No widget is shown to a staff address, so no token is kept for one (a late callback is dropped).
+        'recaptcha.verified': {
+          guard: ({ context }) => !isStaffAddress(context),
+          actions: assign({ token: ({ event }) => event.token, recaptchaError: null, error: null }),
+        },
         'recaptcha.expired': { actions: assign({ token: null, recaptchaError: RECAPTCHA_EXPIRED }) },
         'recaptcha.failed': { actions: assign({ token: null, recaptchaError: RECAPTCHA_FAILED }) },
         'recaptcha.unavailable': { actions: assign({ token: null, recaptchaError: RECAPTCHA_LOAD_FAILED }) },

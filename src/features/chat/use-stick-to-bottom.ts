@@ -18,12 +18,16 @@ export function useStickToBottom(ref: RefObject<HTMLElement | null>) {
     const el = ref.current;
     if (!el) return;
     let lastTop = el.scrollTop;
+    let lastHeight = el.scrollHeight;
     const onScroll = () => {
       const near = distanceFromBottom(el) <= AUTO_SCROLL_THRESHOLD_PX;
       // Only the reader moving up lets go. A scroll that moves down without reaching the bottom is the
-      // virtualizer correcting for rows measured taller, or a jump made before the content grew: follow on.
-      const movedUp = el.scrollTop < lastTop;
+      // virtualizer correcting for rows measured taller, or a jump made before the content grew: follow on. A move
+      // up while the content got shorter is the browser clamping the position (rows measured shorter than their
+      // estimate): not the reader either. Read as the reader, it stopped the following mid-reply in a CI run.
+      const movedUp = el.scrollTop < lastTop && el.scrollHeight >= lastHeight;
       lastTop = el.scrollTop;
+      lastHeight = el.scrollHeight;
       if (near || !movedUp) {
         if (!near && pinned.current) el.scrollTop = el.scrollHeight;
         if (near) {
