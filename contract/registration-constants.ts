@@ -17,6 +17,9 @@ export const VERIFICATION_EMAIL_FAILED = 'Failed to send verification email';
 
 export const REGISTERED_BUT_MAIL_FAILED =
   'User registered, but the activation e-mail could not be sent. Use "Resend verification" on the Users page to try again.';
+/** A person of a directory (LDAP) organisation: their mail says how to sign in, and its job tries again later. */
+export const REGISTERED_DIRECTORY_MAIL_LATE =
+  'User registered. The e-mail telling them how to sign in could not be sent yet; it will be tried again.';
 export const EMAIL_TAKEN = 'A user with this email address already exists';
 export const CLIENT_ID_REQUIRED = 'Choose the organisation (client_id) the new admin belongs to';
 export const OTHER_ORGANISATION_REGISTRATION = 'You can only register people in your own organisation';

@@ -1,6 +1,7 @@
 import type { AppContext } from './context';
 import { ingestionGaveUp, ingestionJob } from './services/documents/ingest/ingest-document';
 import { sendActivationMail } from './services/identity/activation-mail';
+import { sendDirectoryWelcomeMail } from './services/identity/directory-welcome-mail';
 import { upkeepHandlers } from './upkeep';
 import { sendPasswordResetMail } from './services/identity/reset-mail';
 import { sendLeadMail } from './services/contact/lead-mail';
@@ -32,6 +33,10 @@ export function jobHandlers(ctx: AppContext): JobHandlers {
     'activation-mail': {
       run: ({ userId }) => sendActivationMail(ctx, userId),
       maxAttempts: 1,
+    },
+    // Like a reset mail: retried while the mail server is down (there is no link to end, so a late mail still helps).
+    'directory-welcome-mail': {
+      run: ({ userId }) => sendDirectoryWelcomeMail(ctx, userId),
     },
     // Like a reset mail: retried while the mail server is down; the lead is stored already.
     'contact-lead-mail': {

@@ -15,11 +15,12 @@ import {
   LDAP_URL_INVALID,
   LDAP_URL_REQUIRED,
 } from '../../contract/ldap-settings-constants';
-import { SEAT_LIMIT_REACHED } from '../../contract/registration-constants';
+import { SEAT_LIMIT_REACHED, USER_REGISTERED } from '../../contract/registration-constants';
 import { findUserByEmail } from '../../server/db/repositories/users';
 import { WRONG_CREDENTIALS, RESET_REQUESTED } from '../../server/services/identity/auth';
 import { API, addUser, bearer, createOrganisation, login } from './helpers/fixtures';
 import { closedDirectoryUrl, PEOPLE_DN, BASE_DN, startSilentDirectory, startSlapd, type Slapd } from './helpers/slapd';
+import { recordingMailer } from './helpers/recording-mailer';
 import { createTestApp, dbKind, DEMO_PASSWORD, type TestApp } from './helpers/test-app';
 
 const ORIGIN = 'https://acme.tanya.test';
@@ -31,10 +32,12 @@ describe(`sign-in against a client's LDAP directory (${dbKind})`, () => {
   let superuser: Record<string, string>;
   let clientId: string;
   const logLines: string[] = [];
+  const mailer = recordingMailer();
 
   beforeAll(async () => {
     [t, slapd] = await Promise.all([
       createTestApp({
+        mailer,
         env: { LDAP_TIMEOUT_MS: '500' },
         logger: { level: 'info', stream: { write: (line: string) => logLines.push(line) } },
       }),
@@ -44,6 +47,7 @@ describe(`sign-in against a client's LDAP directory (${dbKind})`, () => {
       { uid: 'aisyah', mail: 'aisyah@acme.test', password: 'directory-pass-1', displayName: 'Aisyah Rahman' },
       { uid: 'ben', mail: 'ben@acme.test', password: 'directory-pass-2', displayName: 'Ben Tan' },
       { uid: 'chong', mail: 'chong@acme.test', password: 'directory-pass-3', displayName: 'Chong Wei' },
+      { uid: 'dina', mail: 'dina@acme.test', password: 'directory-pass-4', displayName: 'Dina Lee' },
     ]);
     superuser = bearer((await login(t.app, 'super@demo.local')).access_token);
     clientId = (await createOrganisation(t.db, { name: 'Acme Directory', packageType: 'premium' })).client.id;
@@ -134,6 +138,27 @@ describe(`sign-in against a client's LDAP directory (${dbKind})`, () => {
     expect((await signIn('ben@acme.test', 'directory-pass-2', 'https://elsewhere.test')).statusCode).toBe(200);
     refused(await signIn('nobody@acme.test', 'whatever-pass'), 401, WRONG_CREDENTIALS);
     expect(await findUserByEmail(t.db, 'nobody@acme.test')).toBeUndefined();
+  });
+
+  it('registers a person of the directory without an activation link: told to sign in with their work password, which works at once', async () => {
+    await useTemplate();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${API}/auth/register`,
+      headers: superuser,
+      payload: { name: 'Dina Lee', email: 'dina@acme.test', role: 'admin', client_id: clientId },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ message: USER_REGISTERED, data: { activation_email_sent: true } });
+    expect(await findUserByEmail(t.db, 'dina@acme.test')).toMatchObject({ verified: true, password_hash: null, client_id: clientId });
+    const mail = mailer.sent.at(-1)!;
+    expect(mail).toMatchObject({ to: 'dina@acme.test', subject: 'Your Tanya account' });
+    expect(mail.text).toContain("the password you use for Acme Directory's network");
+    expect(mail.text).not.toContain('/activate/');
+    expect(mail.html).toContain('/login');
+    expect((await t.app.inject({ method: 'POST', url: `${API}/auth/resend-activation?user_id=${(await findUserByEmail(t.db, 'dina@acme.test'))!.id}`, headers: superuser })).statusCode).toBe(409);
+    const signedIn = await signIn('dina@acme.test', 'directory-pass-4', 'https://elsewhere.test');
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
   });
 
   it('refuses a new person when the subscription has no seat left', async () => {

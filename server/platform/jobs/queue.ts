@@ -14,6 +14,8 @@ export interface JobPayloads {
   'password-reset-mail': { userId: string };
   /** A fresh activation link for a person who has not activated yet, mailed (server/services/identity/activation-mail.ts). */
   'activation-mail': { userId: string };
+  /** How a person of an organisation that signs in with its directory signs in, mailed (server/services/identity/directory-welcome-mail.ts). */
+  'directory-welcome-mail': { userId: string };
   /** A stored contact form lead, mailed to SALES_EMAIL (server/services/contact/lead-mail.ts). */
   'contact-lead-mail': { leadId: string };
   /** Periodic upkeep (server/upkeep.ts): repeating jobs, each claimed by one process at a time. */

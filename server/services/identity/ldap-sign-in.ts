@@ -30,6 +30,12 @@ async function directoryOfClient(ctx: AppContext, client: ClientRecord): Promise
   return settings && { clientId: client.id, settings };
 }
 
+/** The directory of the organisation `clientId` when its people sign in with one now (registration asks). */
+export async function directoryOfOrganisation(ctx: AppContext, clientId: string): Promise<Directory | undefined> {
+  const client = await findClientById(ctx.db, clientId);
+  return client && directoryOfClient(ctx, client);
+}
+
 /**
  * Which directory judges this sign-in, if any. A known person: their organisation's, when it signs in with one
  * (the superuser never). Someone not known yet: the directory of the one organisation whose origin URL the sign-in
@@ -42,8 +48,7 @@ export async function directoryForSignIn(
 ): Promise<Directory | undefined> {
   if (user) {
     if (user.role === 'superuser' || !user.client_id) return undefined;
-    const client = await findClientById(ctx.db, user.client_id);
-    return client && directoryOfClient(ctx, client);
+    return directoryOfOrganisation(ctx, user.client_id);
   }
   if (!origin) return undefined;
   const found: Directory[] = [];

@@ -13,6 +13,7 @@ import {
   EMAIL_TAKEN,
   OTHER_ORGANISATION_REGISTRATION,
   REGISTERED_BUT_MAIL_FAILED,
+  REGISTERED_DIRECTORY_MAIL_LATE,
   RESEND_TO_INACTIVE_USER,
   SUPERUSER_CREATES_ADMINS_ONLY,
   USER_REGISTERED,
@@ -38,6 +39,7 @@ import { setNewPassword } from './auth';
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError, UnavailableError } from '../errors';
 import { organisationFilter, type Scope } from '../scope';
 import { resolveScope } from './access';
+import { directoryOfOrganisation } from './ldap-sign-in';
 import { hashPassword } from './passwords';
 import { enforceRateLimits } from '../../platform/rate-limit';
 import { claimSeat } from '../organisation/seats';
@@ -84,6 +86,9 @@ export interface Registered {
 export async function registerUser(ctx: AppContext, caller: Caller, input: RegisterRequest, log: FastifyBaseLogger): Promise<Registered> {
   const clientId = await targetOrganisation(ctx.db, caller, input);
   if (await findUserByEmail(ctx.db, input.email)) throw new ConflictError(EMAIL_TAKEN);
+  // An organisation that signs in with its directory: its people have the directory's password already, so nothing
+  // is to be activated; they are told how to sign in instead.
+  const directory = await directoryOfOrganisation(ctx, clientId);
 
   let created: { user: UserRecord; mail: HeldJob };
   try {
@@ -96,10 +101,14 @@ export async function registerUser(ctx: AppContext, caller: Caller, input: Regis
         password_hash: null,
         role: input.role,
         status: 'active',
-        verified: false,
+        verified: directory !== undefined,
       });
-      // The link is made and mailed by a job recorded with the person (activation-mail.ts), run just below.
-      return { user, mail: await ctx.jobs.hold('activation-mail', { userId: user.id }, { trx }) };
+      // Mailed by a job recorded with the person (activation-mail.ts: the link made then; directory-welcome-mail.ts),
+      // run just below.
+      const mail = directory
+        ? await ctx.jobs.hold('directory-welcome-mail', { userId: user.id }, { trx })
+        : await ctx.jobs.hold('activation-mail', { userId: user.id }, { trx });
+      return { user, mail };
     });
   } catch (err) {
     // Someone registered the same address between the check and the insert.
@@ -112,10 +121,12 @@ export async function registerUser(ctx: AppContext, caller: Caller, input: Regis
     await created.mail.run();
   } catch (err) {
     sent = false;
-    log.error({ err, user_id: created.user.id }, 'activation mail could not be sent');
+    log.error({ err, user_id: created.user.id }, directory ? 'directory welcome mail could not be sent yet' : 'activation mail could not be sent');
   }
   const view = await toUserView(ctx.db, created.user);
-  return { user: { ...view, activation_email_sent: sent }, message: sent ? USER_REGISTERED : REGISTERED_BUT_MAIL_FAILED };
+  // The welcome mail is tried again by its job, so nothing is left for the admin to do.
+  const message = sent ? USER_REGISTERED : directory ? REGISTERED_DIRECTORY_MAIL_LATE : REGISTERED_BUT_MAIL_FAILED;
+  return { user: { ...view, activation_email_sent: sent }, message };
 }
 
 /** Mails a new link (ending the earlier ones) or answers 503 when the mail cannot be sent. */
