@@ -3,6 +3,7 @@ export const API_PREFIX = '/api/v1';
 
 export const paths = {
   health: '/health',
+  healthReady: '/health/ready',
   login: '/auth/login',
   refresh: '/auth/refresh',
   logout: '/auth/logout',

@@ -31,6 +31,7 @@ import { documentRoutes } from './routes/documents';
 import { feedbackRoutes } from './routes/feedback';
 import { contactFormRoutes } from './routes/contact-form';
 import { healthRoutes } from './routes/health';
+import { metricsRoutes } from './routes/metrics';
 import { globalPolicyRoutes } from './routes/global-policy';
 import { oauthConfigRoutes } from './routes/oauth-configs';
 import { ldapSettingsRoutes } from './routes/ldap-settings';
@@ -46,10 +47,13 @@ import { tipRoutes } from './routes/tips';
 import { userRoutes } from './routes/users';
 import { createBackgroundTasks } from './platform/background';
 import { createLocalFileStorage, type FileStorage } from './platform/file-storage';
+import { createS3FileStorage } from './platform/s3-file-storage';
 import { resolveJwtSecret } from './services/identity/jwt-secret';
 import { requireOAuthKeyForStoredConfigs } from './services/identity/oauth-configs';
 import { scheduleUpkeep } from './upkeep';
 import { createMailer, type Mailer } from './platform/mailer';
+import { createMetrics } from './platform/metrics';
+import { connectRedis } from './platform/redis';
 import { createSqlRateLimitStore, type RateLimitStore } from './platform/rate-limit';
 import { createMemoryStreamHub, type StreamHub } from './platform/stream-hub';
 import { createReplyStops } from './services/chat/reply-stops';
@@ -127,12 +131,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     fairUse: createFairUseMeter(db),
     streams: opts.streams ?? createMemoryStreamHub(),
     closing: closing.signal,
-    files: opts.files ?? createLocalFileStorage(path.join(config.dataDir, 'files')),
+    files: opts.files ?? (config.s3 ? createS3FileStorage(config.s3) : createLocalFileStorage(path.join(config.dataDir, 'files'))),
+    metrics: createMetrics(db),
+    redis: config.redisUrl ? connectRedis(config.redisUrl, app.log, 'main') : undefined,
   };
   jobs.handle({ ...jobHandlers(ctx), ...opts.jobs?.handlers });
   const guards = createAuthGuards(db, ctx.tokens);
 
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
+  // Every answered request by its route's template (one series per route, not per id); streams are counted apart.
+  app.addHook('onResponse', async (request, reply) => {
+    ctx.metrics.requestAnswered(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+  });
   app.decorateRequest('auth', null);
   app.decorateRequest('scope', null);
   app.addHook('preHandler', createScopeNarrowing(db));
@@ -174,6 +184,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     },
     { prefix: API_PREFIX },
   );
+  await metricsRoutes(app, ctx);
   await registerSpa(app, config.staticDir);
   app.addHook('onReady', async () => {
     jobs.start();
@@ -200,6 +211,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await jobs.stop();
     clearTimeout(cutOff);
     ctx.mailer.close();
+    ctx.redis?.disconnect();
   });
   return app;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_UPLOAD_MAX_MB } from '../contract/documents-constants';
 import { parseSecretKey } from './lib/secret-box';
+import type { S3StorageConfig } from './platform/s3-file-storage';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -133,6 +134,18 @@ const envSchema = z.object({
   GOOGLE_ISSUER: z.url({ error: 'must be an absolute URL' }).default('https://accounts.google.com'),
   // LDAP sign-in (server/services/identity/ldap): a directory that does not answer within this is reported down.
   LDAP_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5_000),
+
+  // Several instances (README "Running several instances"). Redis: readiness checks it (more to come on it).
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  // Files in an S3-compatible bucket instead of DATA_DIR/files (server/platform/s3-file-storage.ts): S3_BUCKET turns it on.
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3 to 63 lowercase letters, digits, dots, dashes)').optional(),
+  S3_ENDPOINT: z.url({ error: 'must be an absolute URL such as https://minio.example.com:9000' }).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  /** GET /metrics asks for `Authorization: Bearer <token>` when set; open otherwise (keep it on a private network). */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 /** USD per one million tokens. */
@@ -231,6 +244,12 @@ export interface Config {
   contactForm: ContactFormConfig;
   sso: { microsoftIssuer: string; googleIssuer: string };
   ldap: { timeoutMs: number };
+  /** REDIS_URL: undefined for one process on its own. A secret (it may hold a password): never log it. */
+  redisUrl: string | undefined;
+  /** METRICS_TOKEN, a secret. */
+  metricsToken: string | undefined;
+  /** S3_*: undefined keeps files under DATA_DIR/files. The secret key is a secret. */
+  s3: S3StorageConfig | undefined;
 }
 
 export interface ContactFormConfig {
@@ -311,6 +330,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sso: { microsoftIssuer: e.MICROSOFT_ISSUER, googleIssuer: e.GOOGLE_ISSUER },
     ldap: { timeoutMs: e.LDAP_TIMEOUT_MS },
+    redisUrl: e.REDIS_URL,
+    metricsToken: e.METRICS_TOKEN,
+    s3: parseS3(e),
   };
 }
 
@@ -352,6 +374,28 @@ function parseLlm(e: Env): LlmConfig {
     prices,
     offlineTokenDelayMs: e.OFFLINE_TOKEN_DELAY_MS,
     vision: ({ auto: 'auto', true: 'always', false: 'never' } as const)[e.LLM_VISION],
+  };
+}
+
+/** S3_BUCKET turns S3 on; the other S3_* without it, or one half of the key pair, is a mistake said at start. */
+function parseS3(e: Env): S3StorageConfig | undefined {
+  const problems: string[] = [];
+  if (!e.S3_BUCKET) {
+    for (const key of ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      if (e[key]) problems.push(`  ${key}: needs S3_BUCKET (the bucket to keep files in)`);
+    }
+  } else if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    problems.push('  S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both, or neither (the SDK then finds credentials itself)');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  if (!e.S3_BUCKET) return undefined;
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    accessKeyId: e.S3_ACCESS_KEY_ID,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
   };
 }
 

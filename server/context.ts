@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Config } from './config';
 import type { Database } from './db/database';
@@ -7,6 +8,7 @@ import type { ChatModel } from './llm/types';
 import type { BackgroundTasks } from './platform/background';
 import type { FileStorage } from './platform/file-storage';
 import type { Mailer } from './platform/mailer';
+import type { Metrics } from './platform/metrics';
 import type { RateLimitStore } from './platform/rate-limit';
 import type { StreamHub } from './platform/stream-hub';
 import type { FairUseMeter } from './services/organisation/fair-use';
@@ -41,4 +43,8 @@ export interface AppContext {
   closing: AbortSignal;
   /** Uploaded and generated files (DATA_DIR/files by default); rows in `documents` hold their storage keys. */
   files: FileStorage;
+  /** What GET /metrics reports (server/platform/metrics.ts). */
+  metrics: Metrics;
+  /** REDIS_URL's connection, shared by what uses Redis; undefined for one process on its own. */
+  redis: Redis | undefined;
 }

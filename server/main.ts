@@ -40,7 +40,9 @@ async function main(): Promise<void> {
   const db = createDb(config);
   await migrateToLatest(db);
   const seed = await seedDemoData(db, { password: config.demoPassword, publicUrl: config.publicUrl });
-  const app = await buildApp({ config, db, maintenance: true });
+  // JSON lines for log collectors; on a terminal (someone running it by hand) the same lines made readable.
+  const logger = process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : undefined;
+  const app = await buildApp({ config, db, maintenance: true, logger });
   // Before listening: replies a crashed predecessor left half-written are ended (kept, marked as interrupted)
   // and their conversations freed, so the first send after a restart is accepted.
   const recovered = await finishAbandonedReplies(db);

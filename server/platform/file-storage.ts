@@ -29,11 +29,15 @@ export function newStorageKey(now = new Date()): string {
 
 const KEY = /^\d{4}-\d{2}\/[0-9a-f-]{36}$/;
 
+/** Keys come from newStorageKey; anything else is a bug, refused before it reaches a disk or a bucket. */
+export function checkStorageKey(key: string): void {
+  if (!KEY.test(key)) throw new Error('invalid storage key');
+}
+
 /** Files under `dir` (DATA_DIR/files by default), owner-only like the rest of DATA_DIR. */
 export function createLocalFileStorage(dir: string): FileStorage {
   const pathOf = (key: string) => {
-    // Keys come from newStorageKey; anything else is a bug, refused before it touches the filesystem.
-    if (!KEY.test(key)) throw new Error('invalid storage key');
+    checkStorageKey(key);
     return path.join(dir, key);
   };
   return {

@@ -211,11 +211,15 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
       const stream = openEventStream(reply);
       stream.send(control);
       // Leaving only stops the delivery: the reply goes on being written and saved.
+      ctx.metrics.streamOpened();
       const unsubscribe = ctx.streams.subscribe(streamId, {
         onEvent: (event) => sendReplyEvent(stream, event),
         onEnd: () => stream.end(),
       });
-      stream.onClose(unsubscribe);
+      stream.onClose(() => {
+        ctx.metrics.streamClosed();
+        unsubscribe();
+      });
     },
   );
 

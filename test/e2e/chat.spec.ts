@@ -126,7 +126,10 @@ test.describe('chat', () => {
     await openSeededConversation(page, unique('First question'));
     const scroller = page.getByTestId('message-scroller');
     const gap = () => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
-    await ask(page, unique('Second question'));
+    // Jump to latest is offered while the reply streams (spec), so the reply must outlast the steps below on a busy
+    // machine: the local responder quotes the question, so a long question streams for about 15 s more.
+    const words = Array.from({ length: 380 }, (_, i) => `word${i}`).join(' ');
+    await ask(page, `${unique('Second question')} ${words}`);
     await expect(assistantMessages(page).last()).toHaveAttribute('aria-busy', 'true');
     await expect.poll(gap).toBeLessThanOrEqual(60);
     await scroller.hover();

@@ -70,6 +70,32 @@ describe('loadConfig', () => {
   });
 });
 
+describe('loadConfig: several instances', () => {
+  it('keeps one process on its own by default: no Redis, no metrics token, files on disk', () => {
+    expect(loadConfig({})).toMatchObject({ redisUrl: undefined, metricsToken: undefined, s3: undefined });
+  });
+
+  it('reads Redis, the metrics token and S3, and says what is wrong with them', () => {
+    const c = loadConfig({ REDIS_URL: 'redis://:pw@cache:6379/2', METRICS_TOKEN: 'a-long-scrape-token', S3_BUCKET: 'tanya-files', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' });
+    expect(c).toMatchObject({ redisUrl: 'redis://:pw@cache:6379/2', metricsToken: 'a-long-scrape-token' });
+    expect(c.s3).toEqual({ bucket: 'tanya-files', endpoint: 'http://minio:9000', region: 'us-east-1', accessKeyId: undefined, secretAccessKey: undefined, forcePathStyle: true });
+    const wrong = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(wrong({ REDIS_URL: 'http://cache:6379' })).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
+    expect(wrong({ METRICS_TOKEN: 'short' })).toContain('METRICS_TOKEN: must be at least 16 characters');
+    expect(wrong({ S3_BUCKET: 'Tanya_Files' })).toContain('S3_BUCKET: must be an S3 bucket name');
+    expect(wrong({ S3_ENDPOINT: 'http://minio:9000' })).toContain('S3_ENDPOINT: needs S3_BUCKET');
+    expect(wrong({ S3_BUCKET: 'tanya-files', S3_ACCESS_KEY_ID: 'key' })).toContain('S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both, or neither');
+  });
+});
+
 describe('loadConfig: the chat model', () => {
   it('defaults to the offline responder', () => {
     expect(loadConfig({}).llm).toEqual({

@@ -18,6 +18,7 @@ interface OpenApiDocument {
 /** Public API routes; every other one is behind requireAuth/requireRole. */
 const PUBLIC = new Set([
   'GET /api/v1/health',
+  'GET /api/v1/health/ready',
   'POST /api/v1/auth/login',
   'POST /api/v1/auth/refresh',
   'POST /api/v1/auth/logout',

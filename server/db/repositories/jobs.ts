@@ -162,3 +162,13 @@ export async function deleteFailedJobsBefore(db: Kysely<Database>, before: strin
   const result = await db.deleteFrom('jobs').where('status', '=', 'failed').where('updated_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** How many jobs of each name are queued, running and failed (GET /metrics). */
+export async function countJobsByStatus(db: Kysely<Database>): Promise<Array<{ name: string; status: JobsTable['status']; n: number }>> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['name', 'status', (eb) => eb.fn.countAll<string | number>().as('n')])
+    .groupBy(['name', 'status'])
+    .execute();
+  return rows.map((r) => ({ name: r.name, status: r.status, n: Number(r.n) }));
+}

@@ -133,6 +133,7 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
             emit(chunk.text);
             if (timings.firstChunk === undefined) {
               timings.firstChunk = moment();
+              ctx.metrics.modelFirstToken((performance.now() - started) / 1000);
               log.debug({ timings }, 'reply timings');
             }
           }
@@ -182,6 +183,7 @@ async function writeReply(ctx: AppContext, job: ReplyJob, streamId: string): Pro
   const usage: TokenUsage =
     finish || modelText ? resolveUsage(finish?.usage ?? null, prompt, modelText) : { prompt_tokens: 0, completion_tokens: 0 };
   const durationMs = performance.now() - started;
+  if (prompt.length > 0) ctx.metrics.modelReplyEnded(durationMs / 1000);
   // Replies that end together (a burst's) save a few at a time, before any new send starts (see send-gate.ts).
   await sendGateFor(ctx.db).run(async () => {
     // One transaction: one commit (and on PostgreSQL one round trip fewer) for every reply that ends.
