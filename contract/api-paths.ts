@@ -39,6 +39,8 @@ export const paths = {
   conversationRename: '/chat/conversations/:id/rename',
   messages: '/chat/messages',
   messageStop: '/chat/messages/:id/stop',
+  /** Follows a reply being written, from any instance (text so far, then live). */
+  messageStream: '/chat/messages/:id/stream',
   messageRating: '/chat/messages/:id/rating',
   shareConversation: '/shares/conversations/:id',
   share: '/shares/:shareId',

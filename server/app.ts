@@ -54,6 +54,7 @@ import { scheduleUpkeep } from './upkeep';
 import { createMailer, type Mailer } from './platform/mailer';
 import { createMetrics } from './platform/metrics';
 import { connectRedis } from './platform/redis';
+import { createRedisStreamHub } from './platform/redis-stream-hub';
 import { createSqlRateLimitStore, type RateLimitStore } from './platform/rate-limit';
 import { createMemoryStreamHub, type StreamHub } from './platform/stream-hub';
 import { createReplyStops } from './services/chat/reply-stops';
@@ -116,6 +117,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // Every reply in progress listens to this one signal: many at once are expected, not a leak.
   setMaxListeners(0, closing.signal);
   const jobs = createSqlJobQueue({ db, log: app.log, closing: closing.signal }, opts.jobs);
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log, 'main') : undefined;
+  // With Redis, replies reach followers on every instance; a subscriber connection serves all of this one's.
+  const subscriber = config.redisUrl && !opts.streams ? connectRedis(config.redisUrl, app.log, 'subscriber') : undefined;
+  const redisHub = redis && subscriber ? createRedisStreamHub({ redis, subscriber, log: app.log, prefix: config.redisPrefix }) : undefined;
   const ctx: AppContext = {
     config,
     db,
@@ -129,11 +134,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     replies: createReplyWriter(db, app.log),
     replyStops: createReplyStops(db, app.log),
     fairUse: createFairUseMeter(db),
-    streams: opts.streams ?? createMemoryStreamHub(),
+    streams: opts.streams ?? redisHub ?? createMemoryStreamHub(),
     closing: closing.signal,
     files: opts.files ?? (config.s3 ? createS3FileStorage(config.s3) : createLocalFileStorage(path.join(config.dataDir, 'files'))),
     metrics: createMetrics(db),
-    redis: config.redisUrl ? connectRedis(config.redisUrl, app.log, 'main') : undefined,
+    redis,
   };
   jobs.handle({ ...jobHandlers(ctx), ...opts.jobs?.handlers });
   const guards = createAuthGuards(db, ctx.tokens);
@@ -211,6 +216,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await jobs.stop();
     clearTimeout(cutOff);
     ctx.mailer.close();
+    await redisHub?.shutdown();
+    subscriber?.disconnect();
     ctx.redis?.disconnect();
   });
   return app;

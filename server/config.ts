@@ -137,6 +137,8 @@ const envSchema = z.object({
 
   // Several instances (README "Running several instances"). Redis: readiness checks it (more to come on it).
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  /** Before every key and channel of ours, so deployments (or test runs) can share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be up to 64 letters, digits and : _ . -').default('tanya:'),
   // Files in an S3-compatible bucket instead of DATA_DIR/files (server/platform/s3-file-storage.ts): S3_BUCKET turns it on.
   S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3 to 63 lowercase letters, digits, dots, dashes)').optional(),
   S3_ENDPOINT: z.url({ error: 'must be an absolute URL such as https://minio.example.com:9000' }).optional(),
@@ -246,6 +248,7 @@ export interface Config {
   ldap: { timeoutMs: number };
   /** REDIS_URL: undefined for one process on its own. A secret (it may hold a password): never log it. */
   redisUrl: string | undefined;
+  redisPrefix: string;
   /** METRICS_TOKEN, a secret. */
   metricsToken: string | undefined;
   /** S3_*: undefined keeps files under DATA_DIR/files. The secret key is a secret. */
@@ -331,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sso: { microsoftIssuer: e.MICROSOFT_ISSUER, googleIssuer: e.GOOGLE_ISSUER },
     ldap: { timeoutMs: e.LDAP_TIMEOUT_MS },
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     metricsToken: e.METRICS_TOKEN,
     s3: parseS3(e),
   };

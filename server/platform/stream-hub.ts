@@ -38,11 +38,18 @@ interface Channel {
 }
 
 /** How long a finished reply stays replayable (a client reconnecting right after the end). */
-const RETENTION_MS = 60_000;
+export const RETENTION_MS = 60_000;
 
-export function createMemoryStreamHub(): StreamHub {
+/** The in-memory hub, which can also say whether a reply is written by this process (the Redis hub asks). */
+export interface MemoryStreamHub extends StreamHub {
+  /** True while the reply is open here, or finished here within the retention. */
+  has(streamId: string): boolean;
+}
+
+export function createMemoryStreamHub(): MemoryStreamHub {
   const channels = new Map<string, Channel>();
   return {
+    has: (streamId) => channels.has(streamId),
     open(streamId) {
       channels.set(streamId, { events: [], subscribers: new Set(), closed: false });
     },

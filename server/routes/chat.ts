@@ -34,6 +34,7 @@ import {
 import { exportConversation } from '../services/chat/conversation-export';
 import { contentDisposition } from '../services/documents/documents-download';
 import { stopReply } from '../services/chat/reply-stops';
+import { requireReplyToFollow, stillStreaming } from '../services/chat/reply-follow';
 import { chatToolsRoutes } from './chat-tools';
 import { startSend } from '../services/chat/send-message';
 import { moment } from '../services/chat/chat-stream';
@@ -48,6 +49,15 @@ const replyStream = {
     'and last `event: done` with `{"message_id", "usage": {"prompt_tokens", "completion_tokens"}, "stopped"}`.',
   content: { 'text/event-stream': { schema: z.string().describe('Server-Sent Events') } },
 };
+
+/** The follow stream's 200. */
+const followStream = {
+  description: 'The reply as Server-Sent Events, as the send stream after its control record.',
+  content: { 'text/event-stream': { schema: z.string().describe('Server-Sent Events') } },
+};
+
+/** How often a followed reply's saved status is read, for a writer that died without ending it. */
+const FOLLOW_CHECK_MS = 5_000;
 
 export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: AuthGuards): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -239,6 +249,48 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
       },
     },
     async (request) => ok(await stopReply(ctx, currentUser(request), request.params.id)),
+  );
+
+  api.get(
+    paths.messageStream,
+    {
+      onRequest: auth,
+      schema: {
+        summary: 'Follow a reply while it is written',
+        description:
+          'For a second tab or a reload mid-reply, on whichever instance the request lands: the text so far as one ' +
+          '`data:` delta, then the rest live, `event: error` and `event: done` as in the send stream (no control ' +
+          'record). The stream may also end without `done` (the reply is not known here, or its writer stopped ' +
+          'without ending it): then read the conversation. A reply that has ended is 409 `reply_not_streaming`; ' +
+          "another person's is 404.",
+        tags,
+        params: idParams,
+        response: { 200: followStream, ...errorResponses(404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const id = request.params.id;
+      await requireReplyToFollow(ctx.db, user.id, id);
+      const stream = openEventStream(reply);
+      ctx.metrics.streamOpened();
+      const unsubscribe = ctx.streams.subscribe(id, {
+        onEvent: (event) => sendReplyEvent(stream, event),
+        onEnd: () => stream.end(),
+      });
+      // A writer that died says nothing more: the saved reply, ended by the upkeep, ends the stream then.
+      const watch = setInterval(() => {
+        stillStreaming(ctx.db, user.id, id).then(
+          (streaming) => streaming || stream.end(),
+          () => stream.end(),
+        );
+      }, FOLLOW_CHECK_MS);
+      stream.onClose(() => {
+        clearInterval(watch);
+        ctx.metrics.streamClosed();
+        unsubscribe();
+      });
+    },
   );
 }
 

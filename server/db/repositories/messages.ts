@@ -292,3 +292,15 @@ export async function listStopRequests(db: Kysely<Database>, ids: readonly strin
   const rows = await db.selectFrom('messages').select('id').where('id', 'in', ids).where('stopped_at', 'is not', null).execute();
   return rows.map((r) => r.id);
 }
+
+/** The status of the user's reply `id`, or undefined when they have no such reply. */
+export async function findOwnReplyStatus(db: Kysely<Database>, userId: string, id: string): Promise<MessageRecord['status'] | undefined> {
+  const row = await db
+    .selectFrom('messages')
+    .select('status')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('sender', '=', 'Assistant')
+    .executeTakeFirst();
+  return row?.status;
+}
