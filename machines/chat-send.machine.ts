@@ -14,7 +14,8 @@ import type { ReplyStopResult } from '../contract/chat';
 import { isNotFoundFailure, serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
-import { pollMachine, type PollInput, type PollOutput, type PollProgress } from './poll.machine';
+import { followReplyMachine, type FollowReplyInput, type FollowText, type LoadInput } from './follow-reply.machine';
+import type { PollInput, PollOutput, PollProgress } from './poll.machine';
 import { report, type ReportsTo } from './report';
 import { errorMarker } from '../shared/markers';
 import { FAIR_USE_EXCEEDED, FAIR_USE_EXCEEDED_CODE, UNKNOWN_STREAM_ERROR } from '../contract/chat-constants';
@@ -141,10 +142,8 @@ export interface SendMessageInput {
   document_ids?: string[];
 }
 
-/** The input of `loadMessages`, `loadRecent` and the follow poll's `check`. */
-export interface LoadInput {
-  conversationId: string;
-}
+/** The input of `loadMessages`, `loadRecent` and the follow's checks (follow-reply.machine.ts defines it). */
+export type { LoadInput };
 
 /** The input of `stopReply`: the reply being written. */
 export interface StopReplyInput {
@@ -232,7 +231,9 @@ export type ChatSendEvent =
   | { type: 'messages.loadEarlier' }
   | SendMessageStreamEvent
   /** Sent by the `follow` child after each check: the recent messages. */
-  | PollProgress<ConversationMessages>;
+  | PollProgress<ConversationMessages>
+  /** Sent by the `follow` child as the followed reply's stream grows: its whole text so far. */
+  | FollowText;
 
 /** The invoked actors' outcomes, named so that actions and guards can `assertEvent` them. */
 type ActorOutcome =
@@ -326,20 +327,19 @@ function mergeRecent(context: ChatSendContext, recent: ConversationMessages): Pi
 }
 
 /**
- * Following a reply written elsewhere: the poll machine whose check is `loadRecent` (src/ provides it), finished
- * when no assistant message is 'streaming' any more. The recent messages replace the list's tail from their
- * first one on, and a reply the server is writing is always the newest message (the server refuses a question
- * while one is written), so "none streaming in the answer" is "none streaming in the merged messages".
+ * Following a reply written elsewhere: machines/follow-reply.machine.ts reads the reply's stream and falls back to
+ * the follow poll (a check of the recent messages every FOLLOW_INTERVAL_MS, done when no assistant message is
+ * 'streaming' any more). The recent messages replace the list's tail from their first one on, and a reply the
+ * server is writing is always the newest message (the server refuses a question while one is written), so "none
+ * streaming in the answer" is "none streaming in the merged messages".
  */
-export const followReplyMachine = pollMachine.provide({
-  guards: {
-    isFinished: (_, { value }) => !hasStreamingReply((value as ConversationMessages).messages),
-  },
-});
-
-/** The follow poll of one conversation. */
 export function followInput(conversationId: string): PollInput<LoadInput> {
   return { intervalMs: FOLLOW_INTERVAL_MS, maxAttempts: MAX_FOLLOW_ATTEMPTS, stopOnError: true, checkInput: { conversationId } };
+}
+
+/** The follow child's input: the reply written elsewhere (the newest message) and the fallback poll. */
+export function followReplyInput(context: ChatSendContext): Omit<FollowReplyInput, 'parent'> {
+  return { messageId: context.messages[context.messages.length - 1]!.id, poll: followInput(context.conversationId as string) };
 }
 
 /**
@@ -456,7 +456,7 @@ export const chatSendMachine = setup({
     sendMessage: fromCallback<EventObject, SendMessageInput>(() => {
       throw new Error('actor sendMessage is not provided');
     }),
-    // src/ provides it as followReplyMachine.provide({ actors: { check: <loadRecent> } }).
+    // src/ provides it as followReplyMachine.provide({ actors: { followStream, check: <loadRecent>, poll } }).
     follow: followReplyMachine,
   },
   guards: {
@@ -688,6 +688,11 @@ export const chatSendMachine = setup({
       assertEvent(event, 'poll.progress');
       return mergeRecent(context, event.value);
     }),
+    /** The followed reply's text so far, from its stream; a message it does not name is left alone. */
+    applyFollowedText: assign(({ context, event }) => {
+      assertEvent(event, 'follow.text');
+      return { messages: context.messages.map((m) => (m.id === event.messageId ? { ...m, content: event.text } : m)) };
+    }),
     /** Following failed: only the detail; the followed message is left as it was. */
     markFollowFailed: assign(({ event }) => {
       assertEvent(event, ['xstate.done.actor.follow', 'xstate.error.actor.follow']);
@@ -842,7 +847,7 @@ export const chatSendMachine = setup({
       invoke: {
         id: 'follow',
         src: 'follow',
-        input: ({ context, self }) => ({ ...followInput(context.conversationId as string), parent: self }),
+        input: ({ context, self }) => ({ ...followReplyInput(context), parent: self }),
         onDone: [
           { guard: 'followFailed', target: 'networkError', actions: 'markFollowFailed' },
           { guard: and(['followFinished', 'isFirstExchange']), target: 'idle', actions: 'reportExchangeCompleted' },
@@ -854,6 +859,7 @@ export const chatSendMachine = setup({
       },
       on: {
         'poll.progress': { actions: 'applyFollowedMessages' },
+        'follow.text': { actions: 'applyFollowedText' },
         'reply.stop': {
           guard: { type: 'canStop', params: { following: true } },
           actions: { type: 'startStopping', params: { following: true } },

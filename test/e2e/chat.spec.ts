@@ -201,6 +201,11 @@ test.describe('chat', () => {
   test('a reload in the middle of a reply loses nothing: the page follows the reply to its end', async ({ page }) => {
     // Up to three replies of a few seconds each, and page loads that take seconds on a busy machine.
     test.slow();
+    // The reply's own stream (GET /chat/messages/{id}/stream), which the reloaded page reads as the reply grows.
+    const followStreams: number[] = [];
+    page.on('response', (r) => {
+      if (/\/api\/v1\/chat\/messages\/[^/]+\/stream$/.test(new URL(r.url()).pathname)) followStreams.push(r.status());
+    });
     await page.goto('/chat');
     const reply = assistantMessages(page).last();
     for (let attempt = 1; ; attempt++) {
@@ -220,6 +225,10 @@ test.describe('chat', () => {
     // The page got the reply half written: it ends whole only if the page follows it (not checked as busy first,
     // which the rest of a reply can outrun).
     await expect(reply).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
+    // Followed through the reply's stream (a reply that ended just before it was asked for is 409: then the page reads
+    // the conversation instead, also fine).
+    expect(followStreams.length).toBeGreaterThan(0);
+    expect([200, 409]).toContain(followStreams.at(-1));
     // The whole answer: locally the offline reply's last line.
     if (isLocalServer) await expect(reply).toContainText('LLM_MODEL=gpt-4o-mini');
     // Send is back, off while the box is empty (issue 28), and on again once something is typed.

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { assign, createActor, fromCallback, fromPromise, setup, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
-import { chatSendMachine, displayedContent, FETCH_MESSAGES_FAILED, FETCH_RECENT_FAILED, FOLLOW_INTERVAL_MS, followReplyMachine, MAX_FOLLOW_ATTEMPTS, MESSAGES_REFRESHED, NO_MESSAGES_FOUND, refreshFailedText, SEND_REQUEST_FAILED, SEND_STREAM_FAILED, STOP_FAILED, streamErrorContent, type ChatSendEvent, type ChatSendInput, type ChatSendReported, type LoadEarlierInput, type LoadInput, type SendMessageInput, type StopReplyInput } from '../../machines/chat-send.machine';
+import { chatSendMachine, displayedContent, FETCH_MESSAGES_FAILED, FETCH_RECENT_FAILED, FOLLOW_INTERVAL_MS, MAX_FOLLOW_ATTEMPTS, MESSAGES_REFRESHED, NO_MESSAGES_FOUND, refreshFailedText, SEND_REQUEST_FAILED, SEND_STREAM_FAILED, STOP_FAILED, streamErrorContent, type ChatSendEvent, type ChatSendInput, type ChatSendReported, type LoadEarlierInput, type LoadInput, type SendMessageInput, type StopReplyInput } from '../../machines/chat-send.machine';
+import { followPollMachine, followReplyMachine } from '../../machines/follow-reply.machine';
 import { isNotFoundFailure, loadFailure, serverDetailOf } from '../../machines/load-failure';
 import { notice } from '../../machines/notice';
 import type { PollOutput } from '../../machines/poll.machine';
@@ -133,9 +134,15 @@ const testMachine = (machine = chatSendMachine) =>
           aborts += 1;
         };
       }),
-      // The real follow poll; its first check is a second away, so a (synchronous) path never reaches it: the
-      // paths send its progress and its end.
-      follow: followReplyMachine.provide({ actors: { check: never<ConversationMessages>(() => {}) } }),
+      // The real follow machine over a stream and checks that never answer: the paths send its reports (the text
+      // from the stream, each check's progress) and its end.
+      follow: followReplyMachine.provide({
+        actors: {
+          followStream: fromCallback(() => {}),
+          check: never<ConversationMessages>(() => {}),
+          poll: followPollMachine.provide({ actors: { check: never<ConversationMessages>(() => {}) } }),
+        },
+      }),
     },
   });
 
@@ -185,6 +192,8 @@ const eventsFor = (s: Snap): Ev[] => {
     // The poll ends as its checks said: finished after an answer with no reply streaming, else gave up or failed.
     const ends: Ev[] = s.context.messages.some(isStreamingReply)
       ? [
+          // The reply's stream: its whole text so far.
+          { type: 'follow.text', messageId: s.context.messages.at(-1)!.id, text: `${s.context.messages.at(-1)!.content} and more` },
           { type: 'poll.progress', value: followPoll(s, 'streaming') },
           { type: 'poll.progress', value: followPoll(s, 'complete') },
           { type: 'xstate.done.actor.follow', output: followOutput(s, 'gaveUp'), actorId: 'follow' },
@@ -700,13 +709,13 @@ runModelTest({
       const c = s.context;
       expect(c.conversationId).not.toBeNull();
       expect(c.failureDetail).toBeNull();
-      // The follow poll, as the spec of following says: every second, ten minutes at most, a failed check ends it.
+      // The followed reply is the newest message; the fallback poll as the spec of following says: every second,
+      // ten minutes at most, a failed check ends it.
       expect(s.children.follow!.getSnapshot().context).toMatchObject({
-        intervalMs: FOLLOW_INTERVAL_MS,
-        maxAttempts: MAX_FOLLOW_ATTEMPTS,
-        stopOnError: true,
-        checkInput: { conversationId: c.conversationId },
+        messageId: c.messages.at(-1)!.id,
+        poll: { intervalMs: FOLLOW_INTERVAL_MS, maxAttempts: MAX_FOLLOW_ATTEMPTS, stopOnError: true, checkInput: { conversationId: c.conversationId } },
       });
+
       // Busy: no send, edit or refresh.
       const editable = firstSavedUserMessage(s);
       if (editable) expect(s.can({ type: 'message.edit', messageId: editable.id, text: 'Again', ...options })).toBe(false);
@@ -714,6 +723,12 @@ runModelTest({
         const answer = (e as Extract<ChatSendEvent, { type: 'poll.progress' }>).value.messages;
         expect(c.messages.slice(-answer.length)).toEqual(answer);
         expect(c.messages.slice(0, -answer.length)).toEqual(p!.context.messages.slice(0, -answer.length));
+      } else if (e?.type === 'follow.text') {
+        // The stream's text so far replaces the followed reply's content, and nothing else.
+        const { messageId, text } = e as Extract<ChatSendEvent, { type: 'follow.text' }>;
+        expect(c.messages.map((m) => (m.id === messageId ? { ...m, content: text } : m))).toEqual(c.messages);
+        expect(c.messages.map((m) => (m.id === messageId ? { ...m, content: '' } : m))).toEqual(p!.context.messages.map((m) => (m.id === messageId ? { ...m, content: '' } : m)));
+        expect(c.messages.find((m) => m.id === messageId)?.content).toBe(text);
       } else if (!p?.matches('following')) {
         // Entered with the reply the server is writing as the last assistant message.
         expect(c.messages.findLast((m) => m.sender === 'Assistant')?.status).toBe('streaming');
@@ -1107,6 +1122,8 @@ function fakeApi(overrides: Partial<ChatSendApi> = {}): ChatSendApi {
     fetchRecentMessages: () => new Promise(() => {}),
     streamMessage: () => new Promise(() => {}),
     stopReply: () => new Promise(() => {}),
+    // No follow stream unless a test gives one: following falls back to the poll at once.
+    followReply: () => Promise.reject(new Error('no follow stream here')),
     ...overrides,
   };
 }
@@ -1200,6 +1217,58 @@ describe('chat-send (following a reply written elsewhere)', () => {
     return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
   };
   const reply = (id: string, content: string, status: ChatMessage['status']): ChatMessage => ({ ...msg(id, 'Assistant', content), status });
+
+  it("a reload mid-reply reads the reply's stream as it is written, then the saved reply once; no poll", async () => {
+    const recentCalls: string[] = [];
+    let chunk: (text: string) => void = () => {};
+    let end: (how: 'done' | 'ended') => void = () => {};
+    const followed: string[] = [];
+    const api = fakeApi({
+      fetchRecentMessages: async (id) => {
+        recentCalls.push(id);
+        return { conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Sure, let me plan it.', 'complete')], earlier_cursor: null };
+      },
+      followReply: (id, handlers) => {
+        followed.push(id);
+        chunk = handlers.onChunk;
+        return new Promise((resolve) => (end = resolve));
+      },
+    });
+    const { actor, out } = start({ conversationId: 'c1' }, chatSendMachine.provide({ actors: defineChatSendActors({ api }) }));
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply2, actorId: 'loadMessages' });
+    expect(followed).toEqual(['a1']);
+    // The stream starts with the text so far, then grows; the reply shows each step.
+    chunk('Sure, let me');
+    expect(actor.getSnapshot().context.messages.at(-1)).toMatchObject({ id: 'a1', content: 'Sure, let me', status: 'streaming' });
+    chunk(' plan it.');
+    expect(actor.getSnapshot().context.messages.at(-1)).toMatchObject({ content: 'Sure, let me plan it.', status: 'streaming' });
+    expect(recentCalls).toEqual([]);
+    end('done');
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('idle'));
+    expect(recentCalls).toEqual(['c1']);
+    expect(actor.getSnapshot().context.messages.at(-1)).toMatchObject({ content: 'Sure, let me plan it.', status: 'complete' });
+    expect(out).toEqual([{ type: 'exchange.completed', conversationId: 'c1', messageCount: 2 }]);
+  });
+
+  it('a follow stream that ends without done (the reply not known there) falls back to the poll', async () => {
+    vi.useFakeTimers();
+    const recentCalls: string[] = [];
+    const api = fakeApi({
+      fetchRecentMessages: async (id) => {
+        recentCalls.push(id);
+        return { conversation, messages: [msg('u1', 'user', 'Plan a trip'), reply('a1', 'Sure, let me plan it.', 'complete')], earlier_cursor: null };
+      },
+      followReply: async () => 'ended',
+    });
+    const { actor } = start({ conversationId: 'c1' }, chatSendMachine.provide({ actors: defineChatSendActors({ api }) }));
+    actor.send({ type: 'xstate.done.actor.loadMessages', output: midReply2, actorId: 'loadMessages' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().matches('following')).toBe(true);
+    expect(recentCalls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS);
+    expect(recentCalls).toEqual(['c1']);
+    expect(actor.getSnapshot().value).toBe('idle');
+  });
 
   it('keeps the follow constants', () => {
     expect(FOLLOW_INTERVAL_MS).toBe(1000);
@@ -1310,7 +1379,7 @@ describe('chat-send (following a reply written elsewhere)', () => {
     actor.send({ type: 'xstate.done.actor.loadMessages', output: { ...midReply2, conversation: { ...conversation, id: 'c2' } }, actorId: 'loadMessages' });
     await vi.advanceTimersByTimeAsync(FOLLOW_INTERVAL_MS);
     expect(calls).toEqual(['c2']);
-    expect(actor.getSnapshot().children.follow!.getSnapshot().hasTag('checking')).toBe(true);
+    expect((actor.getSnapshot().children.follow!.getSnapshot().children as { poll?: { getSnapshot(): { hasTag(t: string): boolean } } }).poll!.getSnapshot().hasTag('checking')).toBe(true);
     actor.send({ type: 'conversation.open', conversationId: null });
     let s = actor.getSnapshot();
     expect(s.value).toBe('idle');

@@ -1,16 +1,13 @@
-import { fromPromise } from 'xstate';
+import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { CONVERSATION_PAGE_SIZE, DEFAULT_CONVERSATION_TITLE } from '../../../contract/chat-constants';
 import type { ConversationMessages, ReplyStopResult } from '../../../contract/chat';
-import {
-  followReplyMachine,
-  type LoadEarlierInput,
-  type LoadInput,
-  type StopReplyInput,
-} from '../../../machines/chat-send.machine';
+import type { LoadEarlierInput, LoadInput, StopReplyInput } from '../../../machines/chat-send.machine';
+import { followPollMachine, followReplyMachine, type FollowStreamEvent } from '../../../machines/follow-reply.machine';
 import type { TitlePollCheckInput } from '../../../machines/title-poll.machine';
 import { withServerDetail } from '../../lib/load-failure';
 import type { fetchConversations, fetchMessages, fetchRecentMessages, stopReply } from '../../api/chat';
 import type { streamMessage } from '../../api/chat-stream';
+import type { followReply } from '../../api/reply-follow';
 import { defineSendMessageActor } from './send-message-actor';
 
 /**
@@ -24,6 +21,7 @@ export interface ChatSendApi {
   fetchRecentMessages: typeof fetchRecentMessages;
   streamMessage: typeof streamMessage;
   stopReply: typeof stopReply;
+  followReply: typeof followReply;
 }
 
 export interface TitlePollApi {
@@ -45,8 +43,22 @@ export function defineChatSendActors({ api }: { api: ChatSendApi }) {
     ),
     sendMessage: defineSendMessageActor({ api }),
     stopReply: fromPromise<ReplyStopResult, StopReplyInput>(({ input }) => api.stopReply(input.messageId)),
-    // Following a reply written elsewhere checks the recent messages, like a refresh.
-    follow: followReplyMachine.provide({ actors: { check: loadRecent } }),
+    // Following a reply written elsewhere reads its stream, and checks the recent messages like a refresh.
+    follow: followReplyMachine.provide({
+      actors: {
+        followStream: fromCallback<EventObject, { messageId: string }>(({ input, sendBack }) => {
+          const abort = new AbortController();
+          const report = (event: FollowStreamEvent) => !abort.signal.aborted && sendBack(event);
+          api.followReply(input.messageId, { onChunk: (text) => report({ type: 'stream.chunk', text }) }, { signal: abort.signal }).then(
+            (how) => report({ type: how === 'done' ? 'stream.done' : 'stream.ended' }),
+            (error: unknown) => report({ type: 'stream.failed', error }),
+          );
+          return () => abort.abort();
+        }),
+        check: loadRecent,
+        poll: followPollMachine.provide({ actors: { check: loadRecent } }),
+      },
+    }),
   };
 }
 

@@ -11,6 +11,7 @@ import {
   stopReply,
 } from '../../api/chat';
 import { preloadStreamRecords, streamMessage } from '../../api/chat-stream';
+import { followReply } from '../../api/reply-follow';
 import { fetchChatTools } from '../../api/chat-tools';
 import { deleteDocument, fetchDocument, fetchDocuments, uploadDocument } from '../../api/documents';
 import { createPrompt, deletePrompt, fetchPrompt, fetchPrompts, updatePrompt } from '../../api/prompt-library';
@@ -31,6 +32,7 @@ const machine = defineChatScreenMachine({
     fetchMessages: fetchMessagesOrOpened,
     fetchRecentMessages,
     streamMessage,
+    followReply,
     stopReply,
     createShareLink,
     revokeShareLink,
