@@ -276,14 +276,7 @@ export async function requestReplyStop(db: Kysely<Database>, userId: string, id:
     .where('status', '=', 'streaming')
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 1) return 'requested';
-  const found = await db
-    .selectFrom('messages')
-    .select('id')
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .where('sender', '=', 'Assistant')
-    .executeTakeFirst();
-  return found ? 'ended' : 'missing';
+  return (await findOwnReplyStatus(db, userId, id)) ? 'ended' : 'missing';
 }
 
 /** Those of `ids` that someone asked to stop. */

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port';
 
 // Debian's nginx in front of test instances, with the very proxy settings compose.yaml mounts
 // (deploy/nginx/tanya-proxy.conf), on a loopback port with a temporary prefix: never the system's nginx.
@@ -15,15 +15,6 @@ const PROXY_CONF = path.resolve('deploy/nginx/tanya-proxy.conf');
 export interface Nginx {
   url: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || !address) throw new Error('no free port');
-  return address.port;
 }
 
 /** Starts nginx proxying to `upstreams` (host:port each) and waits until it answers. */

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'ldapts';
+import { freePort } from './free-port';
 
 // A real OpenLDAP directory for the tests: Debian's slapd on a loopback port with a temporary database, never the
 // system one (.ci/run installs slapd and ldap-utils when missing, as it does Chromium).
@@ -29,15 +30,6 @@ export interface Slapd {
   /** Adds people under ou=people (uid=..., with mail, displayName, userPassword). */
   addPeople(people: DirectoryPerson[]): Promise<void>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || !address) throw new Error('no free port');
-  return address.port;
 }
 
 async function rootClient(url: string): Promise<Client> {
