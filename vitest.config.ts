@@ -36,6 +36,18 @@ export default defineConfig({
           hookTimeout: 30000,
         },
       },
+      {
+        test: {
+          // Two real server processes on PostgreSQL, Redis and a fake S3 behind nginx (test/cluster): one file, in order.
+          name: 'cluster',
+          include: ['test/cluster/**/*.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+          maxWorkers: 1,
+          testTimeout: 60000,
+          hookTimeout: 120000,
+        },
+      },
     ],
   },
 });

@@ -26,6 +26,7 @@ const reports = {
   'unit+model': 'vitest-unit.json',
   'server (SQLite)': 'vitest-server-sqlite.json',
   'server (PostgreSQL)': 'vitest-server-postgres.json',
+  'cluster (2 instances)': 'vitest-cluster.json',
   'e2e (Chromium)': 'playwright.json',
 };
 for (const step of failedSteps) {

@@ -30,9 +30,11 @@ step "unit+model" npx vitest run --project unit --reporter=default --reporter=js
 step "server (SQLite)" env TEST_DB=sqlite npx vitest run --project server --reporter=default --reporter=json --outputFile.json=test-results/vitest-server-sqlite.json
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   step "server (PostgreSQL)" env TEST_DB=postgres npx vitest run --project server --reporter=default --reporter=json --outputFile.json=test-results/vitest-server-postgres.json
+  # Two real server processes behind nginx on one PostgreSQL database, one Redis and a fake S3 (issue 32).
+  step "cluster (2 instances)" npx vitest run --project cluster --reporter=default --reporter=json --outputFile.json=test-results/vitest-cluster.json
 else
   echo
-  echo "=== server (PostgreSQL): not run — set TEST_DATABASE_URL=postgres://... to run the server suite on PostgreSQL too"
+  echo "=== server (PostgreSQL), cluster (2 instances): not run — set TEST_DATABASE_URL=postgres://... to run them"
 fi
 step "build" npx vite build --logLevel warn
 step "e2e (Chromium)" env PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/playwright.json npx playwright test --reporter=list,json
