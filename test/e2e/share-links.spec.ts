@@ -45,7 +45,7 @@ test.describe('shared links', () => {
   // Each test sets up conversations through the real API (streamed replies): on a busy 2-core machine (load 30+)
   // the default slow() budget of 90 s ran out during setup.
   test.beforeEach(() => test.setTimeout(240_000));
-  test('a link opened while signed out shows the shared conversation after sign-in; a forged return target is ignored', async ({ page, request }) => {
+  test('a link opened while signed out shows the shared conversation after sign-in; a forged return target is ignored', async ({ page, request, browser }) => {
     const title = unique('Travel claims');
     const share = await sharedConversation(request, await apiToken(request), title);
 
@@ -59,12 +59,16 @@ test.describe('shared links', () => {
 
     // A login URL naming another site (or a path browsers read as another host) lands on Home as usual.
     // (More forms, '/\\host' and control characters among them, are in test/unit/return-path.test.ts.)
+    // Each in a browser of its own: clearing the signed-in page's storage raced with the app writing a refreshed
+    // token back (the page stayed signed in, once in CI).
     for (const target of ['https://evil.example/share/x', '//evil.example/share/x']) {
-      await page.evaluate(() => localStorage.clear());
-      await page.goto(`/login?redirect=${encodeURIComponent(target)}`);
-      await fillSignIn(page, accounts.admin);
-      await expect(page).toHaveURL(/\/home$/);
-      expect(new URL(page.url()).host).toBe(new URL(share.url).host);
+      const context = await browser.newContext();
+      const fresh = await context.newPage();
+      await fresh.goto(`/login?redirect=${encodeURIComponent(target)}`);
+      await fillSignIn(fresh, accounts.admin);
+      await expect(fresh).toHaveURL(/\/home$/);
+      expect(new URL(fresh.url()).host).toBe(new URL(share.url).host);
+      await context.close();
     }
   });
 
