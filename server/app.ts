@@ -15,6 +15,7 @@ import { registerOpenApi } from './http/openapi';
 import { rewriteToOriginForm } from './http/request-target';
 import { installRequestRules, MAX_URL_LENGTH, routerErrorOptions } from './http/router-errors';
 import { installSecurityHeaders } from './http/security';
+import { trackSilentSockets } from './http/silent-sockets';
 import { registerSpa } from './http/spa';
 import { installContractValidation } from './http/validation';
 import { resumeIngestion } from './services/documents/ingest/ingest-document';
@@ -202,12 +203,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // starts earlier, in preClose, so a reply stuck on a silent provider cannot hold the shutdown.
   let cutOff: NodeJS.Timeout | undefined;
   let reaper: NodeJS.Timeout | undefined;
+  const silentSockets = trackSilentSockets(app.server);
   app.addHook('preClose', async () => {
     cutOff = setTimeout(() => closing.abort(), REPLY_GRACE_MS);
     // server.close() drops idle kept-alive connections only once. A download whose last byte has reached the
     // client while our side still waits for the file stream's end is not idle at that instant, and would then
     // hold the close until the client hangs up (72 s keep-alive). So idle connections are dropped until it closes.
-    reaper = setInterval(() => app.server.closeIdleConnections(), IDLE_REAP_MS);
+    reaper = setInterval(() => {
+      app.server.closeIdleConnections();
+      silentSockets.destroyAll();
+    }, IDLE_REAP_MS);
   });
   app.addHook('onClose', async () => {
     clearInterval(reaper);

@@ -53,3 +53,14 @@ it('closes at once after serving files over kept-alive connections', SLOW_START,
 
   expect(await closesWithin(s.app.close(), CLOSE_BOUND_MS)).toBe('closed');
 });
+
+it('closes at once beside a connection that never sent a request (a preconnect, a spare connection)', SLOW_START, async () => {
+  const s = await startChatServer();
+  const { port } = s.app.server.address() as net.AddressInfo;
+  const silent = net.connect(port, '127.0.0.1');
+  await new Promise((resolve) => silent.once('connect', resolve));
+  // Without dropping it the close waited for Node's headersTimeout (60 s).
+  expect(await closesWithin(s.app.close(), CLOSE_BOUND_MS)).toBe('closed');
+  await new Promise((resolve) => (silent.closed ? resolve(null) : silent.once('close', resolve)));
+  await s.close();
+});
