@@ -14,7 +14,7 @@ import type { ReplyStopResult } from '../contract/chat';
 import { isNotFoundFailure, serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
 import { notice, type Notice } from './notice';
-import { followReplyMachine, type FollowReplyInput, type FollowText, type LoadInput } from './follow-reply.machine';
+import { followReplyMachine, hasStreamingReply, type FollowReplyInput, type FollowText, type LoadInput } from './follow-reply.machine';
 import type { PollInput, PollOutput, PollProgress } from './poll.machine';
 import { report, type ReportsTo } from './report';
 import { errorMarker } from '../shared/markers';
@@ -300,8 +300,6 @@ export function streamErrorContent(streamed: string, errorType: StreamErrorType,
 }
 
 const isTemporaryId = (id: string) => id.startsWith('temp-');
-/** A reply the server is still writing (loaded with status 'streaming'). */
-const hasStreamingReply = (messages: ChatMessage[]) => messages.some((m) => m.sender === 'Assistant' && m.status === 'streaming');
 /** The server's sentence when it gave one, else what the error itself says. */
 const failureText = (error: unknown) => serverDetailOf(error) ?? (error instanceof Error ? error.message : String(error));
 

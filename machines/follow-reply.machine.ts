@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromCallback, setup, type DoneActorEvent, type ErrorActorEvent, type EventObject } from 'xstate';
-import type { ConversationMessages } from '../contract/chat';
+import type { ChatMessage, ConversationMessages } from '../contract/chat';
 import { notProvided } from './not-provided';
 import { pollMachine, type PollInput, type PollOutput, type PollProgress } from './poll.machine';
 import { report, type ReportsTo } from './report';
@@ -49,10 +49,13 @@ export interface FollowReplyContext extends FollowReplyInput {
   output: PollOutput<ConversationMessages> | null;
 }
 
+/** A reply the server is still writing (a message loaded with status 'streaming'). */
+export const hasStreamingReply = (messages: ChatMessage[]) => messages.some((m) => m.sender === 'Assistant' && m.status === 'streaming');
+
 /** The fallback: done once no assistant message of the answer is streaming. */
 export const followPollMachine = pollMachine.provide({
   guards: {
-    isFinished: (_, { value }) => !(value as ConversationMessages).messages.some((m) => m.sender === 'Assistant' && m.status === 'streaming'),
+    isFinished: (_, { value }) => !hasStreamingReply((value as ConversationMessages).messages),
   },
 });
 

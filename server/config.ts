@@ -135,7 +135,7 @@ const envSchema = z.object({
   // LDAP sign-in (server/services/identity/ldap): a directory that does not answer within this is reported down.
   LDAP_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5_000),
 
-  // Several instances (README "Running several instances"). Redis: readiness checks it (more to come on it).
+  // Several instances (README "Running several instances"): Redis carries live replies to every instance.
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   /** Before every key and channel of ours, so deployments (or test runs) can share one Redis. */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be up to 64 letters, digits and : _ . -').default('tanya:'),

@@ -128,7 +128,7 @@ export function createRedisStreamHub(options: {
 
   const readRecords = async (id: string) => (await redis.lrange(listKey(id), 0, -1)).map((text) => JSON.parse(text) as WireRecord);
 
-  function followRemote(id: string, subscriber_: ReplySubscriber): () => void {
+  function followRemote(id: string, follower: ReplySubscriber): () => void {
     const channel = channelOf(id);
     let seen = 0;
     let replayed = false;
@@ -137,14 +137,14 @@ export function createRedisStreamHub(options: {
     const deliver = (record: WireRecord) => {
       if (ended || record.s <= seen) return;
       seen = record.s;
-      for (const event of record.e) subscriber_.onEvent(event);
+      for (const event of record.e) follower.onEvent(event);
       if (record.end) finish();
     };
     const finish = () => {
       if (ended) return;
       ended = true;
       unlisten(channel, onRecord);
-      subscriber_.onEnd();
+      follower.onEnd();
     };
     const onRecord = (record: WireRecord) => (replayed ? deliver(record) : early.push(record));
     void (async () => {
@@ -162,7 +162,7 @@ export function createRedisStreamHub(options: {
         const deltas = joinDeltas(stored.flatMap((r) => r.e));
         const last = stored.at(-1)!;
         seen = last.s;
-        for (const event of deltas) if (!ended) subscriber_.onEvent(event);
+        for (const event of deltas) if (!ended) follower.onEvent(event);
         if (last.end) return finish();
         replayed = true;
         for (const record of early) deliver(record);
@@ -195,8 +195,8 @@ export function createRedisStreamHub(options: {
       local.close(streamId);
       if (sequence.has(streamId)) queue(streamId, null);
     },
-    subscribe(streamId, subscriber_) {
-      return local.has(streamId) ? local.subscribe(streamId, subscriber_) : followRemote(streamId, subscriber_);
+    subscribe(streamId, follower) {
+      return local.has(streamId) ? local.subscribe(streamId, follower) : followRemote(streamId, follower);
     },
     async shutdown() {
       clearTimeout(timer);

@@ -220,16 +220,7 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
       const { control, streamId } = await startSend(ctx, currentUser(request), request.body, moment() - reply.elapsedTime);
       const stream = openEventStream(reply);
       stream.send(control);
-      // Leaving only stops the delivery: the reply goes on being written and saved.
-      ctx.metrics.streamOpened();
-      const unsubscribe = ctx.streams.subscribe(streamId, {
-        onEvent: (event) => sendReplyEvent(stream, event),
-        onEnd: () => stream.end(),
-      });
-      stream.onClose(() => {
-        ctx.metrics.streamClosed();
-        unsubscribe();
-      });
+      deliverReply(ctx, stream, streamId);
     },
   );
 
@@ -273,11 +264,7 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
       const id = request.params.id;
       await requireReplyToFollow(ctx.db, user.id, id);
       const stream = openEventStream(reply);
-      ctx.metrics.streamOpened();
-      const unsubscribe = ctx.streams.subscribe(id, {
-        onEvent: (event) => sendReplyEvent(stream, event),
-        onEnd: () => stream.end(),
-      });
+      deliverReply(ctx, stream, id);
       // A writer that died says nothing more: the saved reply, ended by the upkeep, ends the stream then.
       const watch = setInterval(() => {
         stillStreaming(ctx.db, user.id, id).then(
@@ -285,13 +272,22 @@ export async function chatRoutes(app: FastifyInstance, ctx: AppContext, guards: 
           () => stream.end(),
         );
       }, FOLLOW_CHECK_MS);
-      stream.onClose(() => {
-        clearInterval(watch);
-        ctx.metrics.streamClosed();
-        unsubscribe();
-      });
+      stream.onClose(() => clearInterval(watch));
     },
   );
+}
+
+/** A reply's events onto an open stream until it ends; leaving only stops the delivery (the reply goes on). */
+function deliverReply(ctx: AppContext, stream: EventStream, streamId: string): void {
+  ctx.metrics.streamOpened();
+  const unsubscribe = ctx.streams.subscribe(streamId, {
+    onEvent: (event) => sendReplyEvent(stream, event),
+    onEnd: () => stream.end(),
+  });
+  stream.onClose(() => {
+    ctx.metrics.streamClosed();
+    unsubscribe();
+  });
 }
 
 function sendReplyEvent(stream: EventStream, event: ReplyEvent): void {

@@ -1,9 +1,9 @@
 import { fetchEventSource, type EventSourceMessage } from '@microsoft/fetch-event-source';
-import { API_PREFIX, paths } from '../../contract/api-paths';
+import { paths } from '../../contract/api-paths';
 import type { z } from 'zod';
 import type { SendMessageRequest } from '../../contract/chat';
 import type { StreamControl, StreamDone, StreamError, StreamStatus } from '../../contract/chat-stream';
-import { accessToken, api } from './http';
+import { accessToken, api, API_BASE } from './http';
 
 export interface StreamHandlers {
   onControl(control: StreamControl): void;
@@ -100,7 +100,7 @@ async function refusal(response: Response): Promise<StreamFailure> {
  * person moved on).
  */
 export async function streamMessage(body: SendMessageRequest, handlers: StreamHandlers, options: StreamOptions): Promise<void> {
-  const endpoint = `${options.baseURL ?? `${import.meta.env.BASE_URL.replace(/\/$/, '')}${API_PREFIX}`}${paths.messages}`;
+  const endpoint = `${options.baseURL ?? API_BASE}${paths.messages}`;
   const getToken = options.getToken ?? accessToken;
   const refresh = options.refresh ?? api.refreshOnce;
   const now = options.now ?? Date.now;

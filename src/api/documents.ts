@@ -1,7 +1,7 @@
-import { API_PREFIX, pathTo, paths } from '../../contract/api-paths';
+import { pathTo, paths } from '../../contract/api-paths';
 import type { DocumentList, DocumentView } from '../../contract/documents';
 import { fileNameFrom } from '../lib/file-download';
-import { api } from './http';
+import { api, API_BASE } from './http';
 
 // Documents attached to conversations (spec chat-and-session.md section 7).
 
@@ -28,8 +28,6 @@ export async function downloadFile(path: string, fallbackName: string): Promise<
 /** GET /documents/{id}/file */
 export const documentFilePath = (id: string) => pathTo(paths.documentFile, { id });
 
-/** Where the client's calls go: the app's base path and the API prefix (as the client's own baseURL). */
-const apiBase = `${import.meta.env.BASE_URL.replace(/\/$/, '')}${API_PREFIX}`;
 
 /**
  * The API path (under the prefix) of one of our own file URLs as a marker holds it (`/api/v1/documents/{id}/file`,
@@ -42,8 +40,8 @@ export function apiPathOf(url: string): string | null {
   } catch {
     return null;
   }
-  if (resolved.origin !== location.origin || !resolved.pathname.startsWith(`${apiBase}/`)) return null;
-  return resolved.pathname.slice(apiBase.length);
+  if (resolved.origin !== location.origin || !resolved.pathname.startsWith(`${API_BASE}/`)) return null;
+  return resolved.pathname.slice(API_BASE.length);
 }
 
 /**

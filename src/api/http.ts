@@ -14,11 +14,14 @@ export function connectSession(next: typeof hooks) {
   Object.assign(hooks, next);
 }
 
-/** The current access token, for the one call that does not go through the client (the streamed send). */
+/** Where the client's calls go: the app's base path and the API prefix. */
+export const API_BASE = `${import.meta.env.BASE_URL.replace(/\/$/, '')}${API_PREFIX}`;
+
+/** The current access token, for the calls that do not go through the client (the reply streams). */
 export const accessToken = () => hooks.getToken();
 
 export const api = createApiClient({
-  baseURL: `${import.meta.env.BASE_URL.replace(/\/$/, '')}${API_PREFIX}`,
+  baseURL: API_BASE,
   getToken: () => hooks.getToken(),
   refresh: () => hooks.refresh(),
 });

@@ -1,6 +1,6 @@
 import { fetchEventSource, type EventSourceMessage } from '@microsoft/fetch-event-source';
-import { API_PREFIX, paths } from '../../contract/api-paths';
-import { accessToken } from './http';
+import { paths } from '../../contract/api-paths';
+import { accessToken, API_BASE } from './http';
 
 export interface FollowHandlers {
   /** A piece of the reply's text, in order (the first is the text so far). */
@@ -22,8 +22,7 @@ export interface FollowOptions {
  * network). Never retried by itself: the caller's poll takes over. An aborted signal resolves 'ended' quietly.
  */
 export async function followReply(messageId: string, handlers: FollowHandlers, options: FollowOptions): Promise<'done' | 'ended'> {
-  const base = options.baseURL ?? `${import.meta.env.BASE_URL.replace(/\/$/, '')}${API_PREFIX}`;
-  const url = `${base}${paths.messageStream.replace(':id', encodeURIComponent(messageId))}?t=${Date.now()}`;
+  const url = `${options.baseURL ?? API_BASE}${paths.messageStream.replace(':id', encodeURIComponent(messageId))}?t=${Date.now()}`;
   const token = (options.getToken ?? accessToken)();
   let done = false;
   try {
