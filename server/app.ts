@@ -21,7 +21,8 @@ import { installContractValidation } from './http/validation';
 import { resumeIngestion } from './services/documents/ingest/ingest-document';
 import type { JobHandlers } from './platform/jobs/queue';
 import { jobHandlers } from './job-handlers';
-import { createSqlJobQueue, type SqlJobQueueOptions } from './platform/jobs/sql-queue';
+import { createJobQueue } from './platform/jobs/job-queue';
+import type { SqlJobQueueOptions } from './platform/jobs/sql-queue';
 import { createChatModel } from './llm/create-model';
 import type { ChatModel } from './llm/types';
 import { authRoutes } from './routes/auth';
@@ -53,7 +54,7 @@ import { resolveJwtSecret } from './services/identity/jwt-secret';
 import { requireOAuthKeyForStoredConfigs } from './services/identity/oauth-configs';
 import { scheduleUpkeep } from './upkeep';
 import { createMailer, type Mailer } from './platform/mailer';
-import { createMetrics } from './platform/metrics';
+import { countedJobHandlers, createMetrics } from './platform/metrics';
 import { connectRedis } from './platform/redis';
 import { createRedisStreamHub } from './platform/redis-stream-hub';
 import { createSqlRateLimitStore, type RateLimitStore } from './platform/rate-limit';
@@ -117,7 +118,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const closing = new AbortController();
   // Every reply in progress listens to this one signal: many at once are expected, not a leak.
   setMaxListeners(0, closing.signal);
-  const jobs = createSqlJobQueue({ db, log: app.log, closing: closing.signal }, opts.jobs);
+  const jobs = createJobQueue({ config, db, log: app.log, closing: closing.signal }, opts.jobs);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log, 'main') : undefined;
   // With Redis, replies reach followers on every instance; a subscriber connection serves all of this one's.
   const subscriber = config.redisUrl && !opts.streams ? connectRedis(config.redisUrl, app.log, 'subscriber') : undefined;
@@ -138,10 +139,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     streams: opts.streams ?? redisHub ?? createMemoryStreamHub(),
     closing: closing.signal,
     files: opts.files ?? (config.s3 ? createS3FileStorage(config.s3) : createLocalFileStorage(path.join(config.dataDir, 'files'))),
-    metrics: createMetrics(db),
+    metrics: createMetrics(jobs),
     redis,
   };
-  jobs.handle({ ...jobHandlers(ctx), ...opts.jobs?.handlers });
+  jobs.handle(countedJobHandlers({ ...jobHandlers(ctx), ...opts.jobs?.handlers }, ctx.metrics));
   const guards = createAuthGuards(db, ctx.tokens);
 
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);

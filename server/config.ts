@@ -139,6 +139,10 @@ const envSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   /** Before every key and channel of ours, so deployments (or test runs) can share one Redis. */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be up to 64 letters, digits and : _ . -').default('tanya:'),
+  // Background jobs (server/platform/jobs): a job whose instance died is taken up by a live one after this (up to twice
+  // it with Redis); ingestion runs this many documents at once per instance with Redis (BullMQ).
+  JOB_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+  INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   // Files in an S3-compatible bucket instead of DATA_DIR/files (server/platform/s3-file-storage.ts): S3_BUCKET turns it on.
   S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3 to 63 lowercase letters, digits, dots, dashes)').optional(),
   S3_ENDPOINT: z.url({ error: 'must be an absolute URL such as https://minio.example.com:9000' }).optional(),
@@ -249,6 +253,8 @@ export interface Config {
   /** REDIS_URL: undefined for one process on its own. A secret (it may hold a password): never log it. */
   redisUrl: string | undefined;
   redisPrefix: string;
+  /** JOB_LEASE_MS and INGEST_CONCURRENCY. */
+  jobs: { leaseMs: number; ingestConcurrency: number };
   /** METRICS_TOKEN, a secret. */
   metricsToken: string | undefined;
   /** S3_*: undefined keeps files under DATA_DIR/files. The secret key is a secret. */
@@ -335,6 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ldap: { timeoutMs: e.LDAP_TIMEOUT_MS },
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
+    jobs: { leaseMs: e.JOB_LEASE_MS, ingestConcurrency: e.INGEST_CONCURRENCY },
     metricsToken: e.METRICS_TOKEN,
     s3: parseS3(e),
   };

@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Database } from '../db/database';
-import { countJobsByStatus } from '../db/repositories/jobs';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { JobCutOff, type JobHandler, type JobHandlers, type JobQueue } from './jobs/queue';
 
 /**
  * What GET /metrics reports, in Prometheus text (prom-client): each app's own figures in a registry of its own, so
@@ -17,6 +15,8 @@ export interface Metrics {
   /** The model's first token, and its whole reply, in seconds since it was asked. */
   modelFirstToken(seconds: number): void;
   modelReplyEnded(seconds: number): void;
+  /** A job's run ended here (each instance counts its own runs). */
+  jobRan(name: string, outcome: 'ok' | 'failed' | 'cut_off'): void;
   /** The exposition text and its content type. */
   scrape(): Promise<{ contentType: string; text: string }>;
 }
@@ -36,7 +36,7 @@ const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 const FIRST_TOKEN_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30];
 const REPLY_BUCKETS = [1, 2, 5, 10, 20, 30, 60, 120, 300];
 
-export function createMetrics(db: Kysely<Database>): Metrics {
+export function createMetrics(jobs: Pick<JobQueue, 'counts'>): Metrics {
   const registry = new Registry();
   const requests = new Histogram({
     name: 'tanya_http_request_duration_seconds',
@@ -58,15 +58,21 @@ export function createMetrics(db: Kysely<Database>): Metrics {
     buckets: REPLY_BUCKETS,
     registers: [registry],
   });
+  const jobRuns = new Counter({
+    name: 'tanya_job_runs_total',
+    help: 'Runs of background jobs by this instance, by job name and outcome (failed: may be retried; cut_off: by a shutdown, handed back).',
+    labelNames: ['name', 'outcome'] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: 'tanya_jobs',
     help: 'Background jobs by name and status (queued: waiting, running: active, failed: given up).',
     labelNames: ['name', 'status'] as const,
     registers: [registry],
-    // Read at each scrape from the jobs table every instance shares: the same figures from any instance.
+    // Read at each scrape from the queue every instance shares (the jobs table, BullMQ's): the same figures from any.
     async collect() {
       this.reset();
-      for (const { name, status, n } of await countJobsByStatus(db)) this.set({ name, status }, n);
+      for (const { name, status, n } of await jobs.counts()) this.set({ name, status }, n);
     },
   });
   return {
@@ -75,9 +81,30 @@ export function createMetrics(db: Kysely<Database>): Metrics {
     streamClosed: () => streams.dec(),
     modelFirstToken: (seconds) => firstToken.observe(seconds),
     modelReplyEnded: (seconds) => replyTotal.observe(seconds),
+    jobRan: (name, outcome) => jobRuns.inc({ name, outcome }),
     async scrape() {
       const merged = Registry.merge([processMetrics(), registry]);
       return { contentType: merged.contentType, text: await merged.metrics() };
     },
   };
+}
+
+/** The handlers, each run counted in `metrics` by its outcome (what shows that upkeep ran once across instances). */
+export function countedJobHandlers(handlers: Partial<JobHandlers>, metrics: Pick<Metrics, 'jobRan'>): Partial<JobHandlers> {
+  const counted: Record<string, JobHandler> = {};
+  for (const [name, handler] of Object.entries(handlers) as Array<[string, JobHandler]>) {
+    counted[name] = {
+      ...handler,
+      async run(payload, run) {
+        try {
+          await handler.run(payload, run);
+          metrics.jobRan(name, 'ok');
+        } catch (err) {
+          metrics.jobRan(name, err instanceof JobCutOff ? 'cut_off' : 'failed');
+          throw err;
+        }
+      },
+    };
+  }
+  return counted as Partial<JobHandlers>;
 }

@@ -6,10 +6,11 @@ import { Redis } from 'ioredis';
  * reconnection attempt and then fails (nothing piles up in memory), and the outage is logged once, not per retry.
  * The URL may carry a password, so it is never logged.
  */
-export function connectRedis(url: string, log: FastifyBaseLogger, name: string): Redis {
+export function connectRedis(url: string, log: FastifyBaseLogger, name: string, options: { waits?: boolean } = {}): Redis {
   const redis = new Redis(url, {
     connectionName: `tanya-${name}`,
-    maxRetriesPerRequest: 1,
+    // `waits`: a BullMQ worker's connection, whose commands wait for Redis as long as it takes (BullMQ requires it).
+    maxRetriesPerRequest: options.waits ? null : 1,
     // Back off to 2 s between attempts, forever: Redis coming back is picked up without a restart.
     retryStrategy: (times) => Math.min(times * 100, 2_000),
   });

@@ -9,6 +9,7 @@ import { uploadFile } from '../server/helpers/document-api';
 import { pdfFile } from '../server/helpers/document-fixtures';
 import { freePort } from '../server/helpers/free-port';
 import { startNginx, type Nginx } from '../server/helpers/nginx';
+import { startFakeEmbeddings, type FakeEmbeddings } from '../server/helpers/fake-embeddings';
 import { startS3Peer, type S3Peer } from '../server/helpers/s3-peer';
 import { readSse } from '../server/helpers/sse';
 import { withPg } from '../server/helpers/test-app';
@@ -31,6 +32,8 @@ interface Instance {
 }
 
 let s3: S3Peer;
+let embeddings: FakeEmbeddings;
+let startedAt: number;
 let proxy: Nginx;
 let a: Instance;
 let b: Instance;
@@ -38,12 +41,14 @@ let dbName: string;
 const dirs: string[] = [];
 let env: Record<string, string>;
 
-async function startInstance(name: string): Promise<Instance> {
-  const port = await freePort();
+/** Starts instance `name` (on `port`: a killed one comes back where the proxy expects it). */
+async function startInstance(name: string, port?: number): Promise<Instance> {
+  port ??= await freePort();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `tanya-cluster-${name}-`));
   dirs.push(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, ...env, PORT: String(port), DATA_DIR: dataDir },
+    // Its own embeddings key: the fake embeddings server tells by it which instance asked.
+    env: { ...process.env, ...env, PORT: String(port), DATA_DIR: dataDir, EMBEDDINGS_API_KEY: `key-${name}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -98,6 +103,7 @@ beforeAll(async () => {
   const target = new URL(databaseUrl);
   target.pathname = `/${dbName}`;
   s3 = await startS3Peer();
+  embeddings = await startFakeEmbeddings();
   env = {
     ...s3.env,
     DATABASE_URL: target.href,
@@ -112,7 +118,12 @@ beforeAll(async () => {
     OFFLINE_TOKEN_DELAY_MS: '25',
     LOGIN_RATE_LIMIT_PER_IP_EMAIL: '3',
     LOG_LEVEL: 'warn',
+    EMBEDDINGS_MODEL: 'fake-embed',
+    EMBEDDINGS_BASE_URL: embeddings.baseUrl,
+    // A job whose instance died is taken up within 2 to 4 s (30 to 60 s by default).
+    JOB_LEASE_MS: '2000',
   };
+  startedAt = Date.now();
   // One after the other: the first migrates and seeds the empty database.
   a = await startInstance('a');
   b = await startInstance('b');
@@ -127,6 +138,7 @@ afterAll(async () => {
   await Promise.all(exited);
   await proxy?.stop();
   await s3?.stop();
+  await embeddings?.close();
   if (dbName) await withPg(databaseUrl, (c) => c.query(`drop database if exists ${dbName} with (force)`));
   for (const dir of dirs) await fs.rm(dir, { recursive: true, force: true });
 }, 60_000);
@@ -184,6 +196,55 @@ describe('two instances behind nginx, one database, one Redis, one S3', () => {
     await expect
       .poll(async () => ((await (await call(b.url, 'GET', `/documents/${uploaded.body.data.id}`, token)).json()) as { data: { status: string } }).data.status, { timeout: 20_000 })
       .toBe('ready');
+  });
+
+  it('runs each periodic upkeep task once across both, not once per instance', async () => {
+    const runs = async (name: string) => {
+      let total = 0;
+      for (const instance of [a, b]) {
+        const text = await (await fetch(`${instance.url}/metrics`)).text();
+        const line = text.split('\n').find((l) => l.startsWith(`tanya_job_runs_total{name="${name}",outcome="ok"}`));
+        total += line ? Number(line.split(' ').at(-1)) : 0;
+      }
+      return total;
+    };
+    // Due at once on a new database, then hourly: one run in all, though both instances scheduled it at start.
+    expect(await runs('upkeep-unsent-uploads')).toBe(1);
+    // Every 5 s: at most one run per 5 s since the first instance started (twice that if each ran its own).
+    const elapsed = Date.now() - startedAt;
+    const sweeps = await runs('upkeep-interrupted-replies');
+    console.log(`[cluster] interrupted-reply sweeps in ${(elapsed / 1000).toFixed(1)} s: ${sweeps} across both (every 5 s)`);
+    expect(sweeps).toBeGreaterThan(0);
+    expect(sweeps).toBeLessThanOrEqual(Math.floor(elapsed / 5_000) + 1);
+  });
+
+  it('finishes on the other instance an ingestion whose instance was killed mid-way (kill -9)', async () => {
+    const token = await signIn(a.url, 'user@demo.local');
+    const first = await startReply(a.url, token, 'Ingestion cut short');
+    expect(await first.finished).toBe(true);
+    const marker = 'Cut short by a crash';
+    embeddings.holdWhenInputHas(marker);
+    const uploaded = await uploadFile({ apiUrl: `${a.url}${API}`, token }, first.conversation_id, 'crash.pdf', pdfFile([marker]));
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    // Whichever instance took the job waits for its embeddings: kill that one.
+    await expect.poll(() => embeddings.held.length, { timeout: 20_000 }).toBe(1);
+    const victim = embeddings.held[0].authorization === 'Bearer key-a' ? a : b;
+    const survivor = victim === a ? b : a;
+    embeddings.holdWhenInputHas(undefined);
+    victim.child.kill('SIGKILL');
+    await new Promise((r) => victim.child.once('exit', r));
+    const killedAt = Date.now();
+    const status = async () =>
+      ((await (await call(survivor.url, 'GET', `/documents/${uploaded.body.data.id}`, token)).json()) as { data: { status: string } }).data.status;
+    await expect.poll(status, { timeout: 30_000, interval: 250 }).toBe('ready');
+    console.log(`[cluster] ingestion killed on ${victim.name} finished by ${survivor.name} ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill (JOB_LEASE_MS 2000)`);
+    expect(embeddings.embeddingRequests.filter((r) => r.input.some((t) => t.includes(marker))).map((r) => r.authorization)).toEqual([
+      `Bearer key-${survivor.name}`,
+    ]);
+    // Back on the same port, behind the proxy as before, for what follows.
+    const restarted = await startInstance(victim.name, Number(new URL(victim.url).port));
+    if (victim === a) a = restarted;
+    else b = restarted;
   });
 
   it('leaves a conversation usable on the other within seconds when the writer is killed mid-reply (kill -9)', async () => {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { queueIngestion } from '../../server/services/documents/ingest/ingest-do
 import { createSqlJobQueue } from '../../server/platform/jobs/sql-queue';
 import { createLocalFileStorage, newStorageKey } from '../../server/platform/file-storage';
 import { startFakeEmbeddings, type FakeEmbeddings } from './helpers/fake-embeddings';
-import { FAST_JOBS, sharedDatabase, until, type SharedDatabase } from './helpers/job-instances';
+import { FAST_JOBS, redisEnqueuer, sharedDatabase, until, type SharedDatabase } from './helpers/job-instances';
 
 // A server killed (SIGKILL: no shutdown, no hand-back) while it ingests a document leaves the job leased; a live
 // instance on the same database takes it up once the lease has lapsed, never while the dead one still held it, and
@@ -51,6 +52,31 @@ function startChild(env: Record<string, string>): Promise<ChildProcess> {
   });
 }
 
+/** A text file stored and its document row queued, as an upload leaves them before its job runs. */
+async function storedDocument(shared: SharedDatabase) {
+  const { db, config } = shared;
+  const user = await db.selectFrom('users').select('id').where('email', '=', 'user@demo.local').executeTakeFirstOrThrow();
+  const files = createLocalFileStorage(path.join(config.dataDir, 'files'));
+  const key = newStorageKey();
+  await files.put(key, Buffer.from(TEXT));
+  const doc = await insertDocument(db, {
+    user_id: user.id,
+    client_id: null,
+    department_id: null,
+    unit_id: null,
+    conversation_id: null,
+    filename: 'budget.txt',
+    extension: '.txt',
+    mime: 'text/plain',
+    size: TEXT.length,
+    origin: 'upload',
+    storage_key: key,
+    file_key: `k${key.replace(/\W/g, '')}`,
+    status: 'queued',
+  });
+  return doc;
+}
+
 describe('a job whose process crashed', () => {
   let shared: SharedDatabase;
   let silent: Awaited<ReturnType<typeof startSilentEndpoint>>;
@@ -68,27 +94,9 @@ describe('a job whose process crashed', () => {
     await fake.close();
   });
 
-  it('is taken up by a live instance once its lease lapses, and the document is ingested whole', { timeout: 90_000 }, async () => {
-    const { db, config } = shared;
-    const user = await db.selectFrom('users').select('id').where('email', '=', 'user@demo.local').executeTakeFirstOrThrow();
-    const files = createLocalFileStorage(path.join(config.dataDir, 'files'));
-    const key = newStorageKey();
-    await files.put(key, Buffer.from(TEXT));
-    const doc = await insertDocument(db, {
-      user_id: user.id,
-      client_id: null,
-      department_id: null,
-      unit_id: null,
-      conversation_id: null,
-      filename: 'budget.txt',
-      extension: '.txt',
-      mime: 'text/plain',
-      size: TEXT.length,
-      origin: 'upload',
-      storage_key: key,
-      file_key: `k${key.replace(/\W/g, '')}`,
-      status: 'queued',
-    });
+  it('is taken up by a live instance once its lease lapses, and the document is ingested whole (jobs table)', { timeout: 90_000 }, async () => {
+    const { db } = shared;
+    const doc = await storedDocument(shared);
     // Queued as the upload route does (a queue that only enqueues: no process here runs jobs yet).
     await queueIngestion({ jobs: createSqlJobQueue({ db, log: silentLog, closing: new AbortController().signal }) }, doc.id);
 
@@ -139,5 +147,68 @@ describe('a job whose process crashed', () => {
     expect(chunks[0].embedding).not.toBeNull();
     // Done: the job has left the table.
     await until(async () => (await db.selectFrom('jobs').select('id').where('id', '=', held.id).execute()).length === 0);
+  });
+});
+
+describe('an ingestion job on BullMQ whose process crashed (REDIS_URL)', () => {
+  let shared: SharedDatabase;
+  let silent: Awaited<ReturnType<typeof startSilentEndpoint>>;
+  let fake: FakeEmbeddings;
+  let child: ChildProcess | undefined;
+  const redis = { REDIS_URL: 'redis://127.0.0.1:6379/0', REDIS_PREFIX: `crash-${randomBytes(5).toString('hex')}:` };
+  beforeAll(async () => {
+    shared = await sharedDatabase();
+    silent = await startSilentEndpoint();
+    fake = await startFakeEmbeddings();
+  });
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await shared.close();
+    await silent.close();
+    await fake.close();
+  });
+
+  it('is moved back to waiting by a live instance once the dead one stops renewing its lock, and ingested whole', { timeout: 90_000 }, async () => {
+    const { db } = shared;
+    const doc = await storedDocument(shared);
+    const enqueuer = redisEnqueuer(shared, redis.REDIS_URL, redis.REDIS_PREFIX);
+    await queueIngestion({ jobs: enqueuer }, doc.id);
+    await enqueuer.stop();
+
+    child = await startChild({
+      ...shared.childEnv,
+      ...redis,
+      EMBEDDINGS_MODEL: 'fake-embed',
+      EMBEDDINGS_BASE_URL: silent.baseUrl,
+      EMBEDDINGS_API_KEY: 'embed-key',
+      JOB_CHILD_LEASE_MS: String(CHILD_LEASE_MS),
+      JOB_CHILD_POLL_MS: '25',
+    });
+    await until(async () => silent.requests.length > 0);
+    expect((await db.selectFrom('documents').select('status').where('id', '=', doc.id).executeTakeFirstOrThrow()).status).toBe('embedding');
+
+    // A live instance whose embeddings answer, checking for stalled jobs every 600 ms: while the child renews its
+    // lock (every 400 ms) through several checks, the job stays with the child.
+    await shared.instance({
+      env: { ...redis, EMBEDDINGS_MODEL: 'fake-embed', EMBEDDINGS_BASE_URL: fake.baseUrl, EMBEDDINGS_API_KEY: 'embed-key' },
+      jobs: FAST_JOBS,
+    });
+    await new Promise((r) => setTimeout(r, 4 * CHILD_LEASE_MS));
+    expect(fake.embeddingRequests).toEqual([]);
+
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    child = undefined;
+    const killedAt = Date.now();
+
+    const ready = await until(async () => {
+      const row = await db.selectFrom('documents').selectAll().where('id', '=', doc.id).executeTakeFirstOrThrow();
+      return row.status === 'ready' && row;
+    }, 30_000);
+    console.log(`ingestion finished by the live instance ${Date.now() - killedAt} ms after the kill (lock ${CHILD_LEASE_MS} ms, stalled check every ${FAST_JOBS.leaseMs} ms)`);
+    expect(ready).toMatchObject({ status: 'ready', chunk_count: 1, error: null });
+    expect(fake.embeddingRequests.map((r) => r.input)).toEqual([[TEXT]]);
+    expect(await db.selectFrom('jobs').select('id').execute()).toEqual([]);
   });
 });

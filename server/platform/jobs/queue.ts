@@ -69,9 +69,21 @@ export interface HeldJob {
   run(): Promise<void>;
 }
 
+/** Jobs of one name in one state, as GET /metrics reports them (queued: waiting or delayed; failed: given up). */
+export interface JobCount {
+  name: string;
+  status: 'queued' | 'running' | 'failed';
+  n: number;
+}
+
+/** The wait before a failed job's next try: `retryBaseMs` before the second, doubled for each further one, up to `retryMaxMs`. */
+export function retryWaitMs(opts: { retryBaseMs: number; retryMaxMs: number }, attemptsMade: number): number {
+  return Math.min(opts.retryMaxMs, opts.retryBaseMs * 2 ** Math.max(0, attemptsMade - 1));
+}
+
 /**
- * The job queue, a port: the SQL queue (sql-queue.ts, the jobs table of either database) implements it, and a
- * Redis-backed queue can take its place. Work is claimed by any live process sharing the queue, never by two at once,
+ * The job queue, a port: the SQL queue (sql-queue.ts, the jobs table of either database) implements it, and with
+ * Redis the BullMQ queue (bull-queue.ts) takes the jobs that suit it. Work is claimed by any live process sharing the queue, never by two at once,
  * and a job whose process died is taken up by another once its lease lapses.
  */
 export interface JobQueue {
@@ -87,8 +99,15 @@ export interface JobQueue {
    * with `immediately`, or when the schedule kept in the queue says so). Only by processes that declared it.
    */
   repeat(name: JobName, everyMs: number, options?: { immediately?: boolean }): Promise<void>;
+  /** How many jobs wait, run or have failed, by name (every instance sharing the queue counts the same). */
+  counts(): Promise<JobCount[]>;
   /** Starts claiming jobs (app ready). */
   start(): void;
   /** Claims nothing more; resolves once the jobs running here have ended (the app closes). */
   stop(): Promise<void>;
+}
+
+/** A queue as the app holds it: told the handlers this process runs jobs with (only those are taken here). */
+export interface RunnableJobQueue extends JobQueue {
+  handle(handlers: Partial<JobHandlers>): void;
 }

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database';
 import {
   claimJob,
+  countJobsByStatus,
   deleteJob,
   failJob,
   insertJob,
@@ -14,7 +15,7 @@ import {
   type JobRecord,
 } from '../../db/repositories/jobs';
 import { describeError } from '../../llm/types';
-import { JobCutOff, type EnqueueOptions, type HeldJob, type JobHandler, type JobHandlers, type JobName, type JobPayloads, type JobQueue } from './queue';
+import { JobCutOff, type EnqueueOptions, type HeldJob, type JobHandler, type JobHandlers, type JobName, type JobPayloads, retryWaitMs, type RunnableJobQueue } from './queue';
 
 export interface SqlJobQueueOptions {
   /** How long a claim holds without being renewed; renewed every third of it while the job runs. */
@@ -42,11 +43,11 @@ export const DEFAULT_JOB_OPTIONS: SqlJobQueueOptions = {
 
 const REPEAT_KEY = 'repeat:';
 
-export interface SqlJobQueue extends JobQueue {
-  /** The handlers this process runs jobs with; only jobs with a handler here are claimed here. */
-  handle(handlers: Partial<JobHandlers>): void;
+export interface SqlJobQueue extends RunnableJobQueue {
   /** This process's name in `leased_by`. */
   readonly owner: string;
+  /** Its settings, defaults filled in. */
+  readonly options: SqlJobQueueOptions;
 }
 
 /**
@@ -75,7 +76,6 @@ export function createSqlJobQueue(
   const fromNow = (ms: number) => new Date(Date.now() + ms).toISOString();
   const handlerOf = (name: string) => handlers[name as JobName] as JobHandler | undefined;
   const maxAttemptsOf = (name: string) => handlerOf(name)?.maxAttempts ?? opts.maxAttempts;
-  const backoffMs = (attempt: number) => Math.min(opts.retryMaxMs, opts.retryBaseMs * 2 ** Math.max(0, attempt - 1));
   const isRepeating = (job: JobRecord) => job.key?.startsWith(REPEAT_KEY) === true && repeating.has(job.name as JobName);
   /** Upkeep is claimed only by processes that run it (an app built without maintenance leaves it to others). */
   const claimableNames = () =>
@@ -146,7 +146,7 @@ export function createSqlJobQueue(
           requeueJob(db, job.id, owner, { runAfter: fromNow(repeating.get(job.name as JobName)!), attempts: 0, lastError: message, now: nowIso() }),
         );
       } else if (job.attempts < maxAttempts) {
-        const waitMs = backoffMs(job.attempts);
+        const waitMs = retryWaitMs(opts, job.attempts);
         jobLog.warn({ err: error, attempt: job.attempts, retryInMs: waitMs }, `job ${job.name} failed; it is tried again later`);
         await bookkeeping('rescheduling a failed job', job, () =>
           requeueJob(db, job.id, owner, { runAfter: fromNow(waitMs), lastError: message, now: nowIso() }),
@@ -202,6 +202,7 @@ export function createSqlJobQueue(
 
   return {
     owner,
+    options: opts,
     handle(next) {
       handlers = { ...handlers, ...next };
     },
@@ -245,6 +246,7 @@ export function createSqlJobQueue(
       );
       wake();
     },
+    counts: () => countJobsByStatus(db),
     start() {
       if (state !== 'idle') return;
       state = 'running';

@@ -29,6 +29,12 @@ export interface FakeEmbeddings {
   refuseNext(retryAfterSeconds: string[]): void;
   /** Every embeddings request answers this status from now on (undefined: answer normally). */
   failWith(status: number | undefined): void;
+  /**
+   * Embeddings requests any of whose inputs contains `text` get no answer (the connection is left open), as a model
+   * that hangs; each is recorded in `held`. undefined: answer them again.
+   */
+  holdWhenInputHas(text: string | undefined): void;
+  held: { input: string[]; authorization: string | undefined }[];
   /** What POST /audio/transcriptions answers as the text. */
   transcript: string;
   close(): Promise<void>;
@@ -43,7 +49,12 @@ async function readBody(req: http.IncomingMessage): Promise<Buffer> {
 export async function startFakeEmbeddings(): Promise<FakeEmbeddings> {
   const refusals: string[] = [];
   let failing: number | undefined;
+  let holding: string | undefined;
   const fake: Omit<FakeEmbeddings, 'baseUrl' | 'close'> = {
+    holdWhenInputHas: (text) => {
+      holding = text;
+    },
+    held: [],
     embeddingRequests: [],
     transcriptionRequests: [],
     refuseNext: (seconds) => refusals.push(...seconds),
@@ -58,6 +69,10 @@ export async function startFakeEmbeddings(): Promise<FakeEmbeddings> {
       if (req.method === 'POST' && req.url === '/v1/embeddings') {
         const parsed = JSON.parse(body.toString('utf8')) as { input: string[] | string; model: string };
         const input = Array.isArray(parsed.input) ? parsed.input : [parsed.input];
+        if (holding !== undefined && input.some((text) => text.includes(holding!))) {
+          fake.held.push({ input, authorization: req.headers.authorization });
+          return;
+        }
         fake.embeddingRequests.push({ input, model: parsed.model, authorization: req.headers.authorization, at: Date.now() });
         const refusal = refusals.shift();
         if (refusal !== undefined || failing !== undefined) {

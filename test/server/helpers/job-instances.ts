@@ -4,7 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, type BuildAppOptions } from '../../../server/app';
+import { createBullJobQueue } from '../../../server/platform/jobs/bull-queue';
+import { REDIS_JOBS } from '../../../server/platform/jobs/job-queue';
+import { createSqlJobQueue } from '../../../server/platform/jobs/sql-queue';
 import { loadConfig, type Config } from '../../../server/config';
 import { createDb } from '../../../server/db/create-db';
 import type { Database } from '../../../server/db/database';
@@ -13,6 +17,8 @@ import { setPasswordHashCost } from '../../../server/services/identity/passwords
 import { seedDemoData } from '../../../server/seed';
 import { eventually } from './chat-fixtures';
 import { DEMO_PASSWORD, PUBLIC_URL, withPg } from './test-app';
+
+const silentLog = { child: () => silentLog, info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
 
 /** Short enough that a test waits for a lapsed lease or a retry in a fraction of a second. */
 export const FAST_JOBS = { leaseMs: 600, pollMs: 25, retryBaseMs: 40, retryMaxMs: 400 } as const;
@@ -90,6 +96,22 @@ export async function sharedDatabase(env: Record<string, string> = {}): Promise<
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Enqueues on REDIS_URL's BullMQ under `redisPrefix` (and the database's jobs table) as a process running no jobs would. */
+export function redisEnqueuer(shared: SharedDatabase, redisUrl: string, redisPrefix: string, maxAttempts = 3) {
+  const closing = new AbortController().signal;
+  return createBullJobQueue(
+    {
+      redisUrl,
+      prefix: `${redisPrefix}jobs`,
+      names: REDIS_JOBS,
+      sql: createSqlJobQueue({ db: shared.db, log: silentLog, closing }),
+      log: silentLog,
+      closing,
+    },
+    { leaseMs: FAST_JOBS.leaseMs, retryBaseMs: FAST_JOBS.retryBaseMs, retryMaxMs: FAST_JOBS.retryMaxMs, maxAttempts, concurrency: 1 },
+  );
 }
 
 /** Polls until `check` gives something truthy, with room for a lease to lapse (15 s by default). */
