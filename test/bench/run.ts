@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { measureBurst, printBurst } from './burst';
 import { measureClientsQuery, printClientsQuery } from './clients-query';
+import { measureCluster, printCluster } from './cluster-load';
 import { measureFirstToken, printFirstToken } from './first-token';
 import { measureIngest, printIngest } from './ingest';
 import { measureLoadStreams, printLoadStreams } from './load-streams';
@@ -42,6 +43,8 @@ const serverSections = {
   // `npm run bench -- ingest` / `retrieval`: documents (issue 9), SQLite and PostgreSQL with a URL.
   ingest: () => section('Document ingestion', async () => printIngest(await measureIngest())),
   retrieval: () => section('Retrieval over 10,000 chunks', async () => printRetrieval(await measureRetrieval())),
+  // `npm run bench -- cluster`: two instances behind nginx on PostgreSQL (DATABASE_URL) and Redis (issue 32).
+  cluster: () => section('Two instances behind nginx', async () => printCluster(await measureCluster())),
   // `npm run bench -- reply-saves`: how far a streaming reply's saves lag behind its reader (left the server suite).
   'reply-saves': () => section('Reply saves while streaming', async () => printReplySaves(await measureReplySaves())),
 };

@@ -17,8 +17,11 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
-/** Starts nginx proxying to `upstreams` (host:port each) and waits until it answers. */
-export async function startNginx(upstreams: string[]): Promise<Nginx> {
+/**
+ * Starts nginx proxying to `upstreams` (host:port each) and waits until it answers. `workerConnections`: each proxied
+ * stream holds two (the client's and the upstream's); the bench's thousand streams need more than the default.
+ */
+export async function startNginx(upstreams: string[], options: { workerConnections?: number } = {}): Promise<Nginx> {
   if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install it with "apt-get install -y nginx" (.ci/run does so when missing)`);
   const dir = await mkdtemp(path.join(tmpdir(), 'tanya-nginx-'));
   const port = await freePort();
@@ -32,7 +35,7 @@ export async function startNginx(upstreams: string[]): Promise<Nginx> {
       `pid ${dir}/nginx.pid;`,
       'error_log stderr warn;',
       'daemon off;',
-      'events { worker_connections 1024; }',
+      `events { worker_connections ${options.workerConnections ?? 1024}; }`,
       'http {',
       '  access_log off;',
       `  client_body_temp_path ${dir}/body;`,
