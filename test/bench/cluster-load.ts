@@ -12,14 +12,19 @@ import { benchSignIn, startServer } from './server-process';
 // `npm run bench -- cluster` (issue 32): two server processes on one PostgreSQL database (DATABASE_URL, a schema of
 // the run's) and one Redis (REDIS_URL, default the machine's, under a prefix of the run's), behind Debian's nginx
 // with the deployment's proxy settings. In one run, each figure beside its single-instance twin:
-// - STREAMS replies streaming through the proxy (spread over both) against the same load on one instance directly:
-//   health p99 through the proxy, memory per stream per instance;
+// - STREAMS replies streaming through the proxy (spread over both) against the same load on one instance directly
+//   (a process of its own, before the two start): health p99 through the proxy, memory per stream per instance;
 // - the proxy's added time to first token: the same send direct and through nginx, paired (alternating), medians.
 
 const FIRST_TOKEN_PAIRS = 40;
+/** Between sends: the last reply's first writes are done by then. */
+const PAUSE_MS = 100;
 const WARMUP_SENDS = 20;
 
-/** Milliseconds from sending a question to the reply's first text, read over a fresh connection as a browser's first send. */
+/**
+ * Milliseconds from sending a question to the reply's first text, over a fresh connection as a browser's first send.
+ * The reader leaves then (the server writes the rest on its own), so the pairs do not wait for whole replies.
+ */
 function firstToken(baseUrl: string, token: string, message: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -29,16 +34,19 @@ function firstToken(baseUrl: string, token: string, message: string): Promise<nu
       (res) => {
         if (res.statusCode !== 200) reject(new Error(`send answered ${res.statusCode}`));
         let text = '';
-        let took: number | undefined;
         res.on('data', (chunk: Buffer) => {
           text += chunk.toString('utf8');
-          if (took === undefined && text.includes('event: message')) took = performance.now() - started;
+          // The control event, then text deltas as bare `data:` events (a block without an `event:` line).
+          if (text.split('\n\n').slice(1, -1).some((block) => block.startsWith('data: '))) {
+            resolve(performance.now() - started);
+            req.destroy();
+          }
         });
-        res.on('end', () => (took === undefined ? reject(new Error('no text came')) : resolve(took)));
-        res.on('error', reject);
+        res.on('end', () => reject(new Error('no text came')));
+        res.on('error', () => undefined);
       },
     );
-    req.on('error', reject);
+    req.on('error', (err) => reject(err));
     req.end(JSON.stringify({ conversation_id: null, message }));
   });
 }
@@ -59,34 +67,45 @@ export async function measureCluster() {
   const redisPrefix = `bench-${randomBytes(5).toString('hex')}:`;
   const database = await freshDatabase(databaseUrl);
   const env = { ...database.env, ...LOAD_SERVER_ENV, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, JWT_SECRET: randomBytes(48).toString('base64url') };
-  // One after the other: the first migrates and seeds.
-  const a = await startServer(0, env);
-  const b = await startServer(0, env);
-  const proxy = await startNginx([new URL(a.url).host, new URL(b.url).host], { workerConnections: 8 * STREAMS });
   try {
-    const token = await benchSignIn(a.url, EMAIL);
-    for (let i = 0; i < WARMUP_SENDS; i++) await firstToken(i % 2 ? a.url : proxy.url, token, `Warm-up ${i}`);
-    const direct: number[] = [];
-    const proxied: number[] = [];
-    const added: number[] = [];
-    for (let i = 0; i < FIRST_TOKEN_PAIRS; i++) {
-      // Alternating which goes first, so neither always meets the machine as the other left it.
-      const [d, p] =
-        i % 2 === 0
-          ? [await firstToken(a.url, token, `Paired ${i}`), await firstToken(proxy.url, token, `Paired ${i}`)]
-          : (([p1, d1]) => [d1, p1])([await firstToken(proxy.url, token, `Paired ${i}`), await firstToken(a.url, token, `Paired ${i}`)]);
-      direct.push(d);
-      proxied.push(p);
-      added.push(p - d);
+    // The single-instance figures first, on a fresh process of their own (it also migrates and seeds), so each
+    // phase's memory is measured from a process that has carried no load before.
+    const solo = await startServer(0, env);
+    let single: StreamLoadResult;
+    try {
+      single = await driveStreams(solo.url, await benchSignIn(solo.url, EMAIL), [solo.pid]);
+    } finally {
+      await solo.stop();
     }
-    // The single-instance figures first (b idle beside it), then the same load spread by the proxy.
-    const single = await driveStreams(a.url, token, [a.pid]);
-    const cluster = await driveStreams(proxy.url, token, [a.pid, b.pid]);
-    return { single, cluster, firstToken: { direct: median(direct), proxied: median(proxied), added: median(added) } };
+    const a = await startServer(0, env);
+    const b = await startServer(0, env);
+    const proxy = await startNginx([new URL(a.url).host, new URL(b.url).host], { workerConnections: 8 * STREAMS });
+    try {
+      const token = await benchSignIn(a.url, EMAIL);
+      const cluster = await driveStreams(proxy.url, token, [a.pid, b.pid]);
+      for (let i = 0; i < WARMUP_SENDS; i++) await firstToken(i % 2 ? a.url : proxy.url, token, `Warm-up ${i}`);
+      const direct: number[] = [];
+      const proxied: number[] = [];
+      const added: number[] = [];
+      for (let i = 0; i < FIRST_TOKEN_PAIRS; i++) {
+        // Alternating which goes first, so neither always meets the machine as the other left it.
+        const directFirst = i % 2 === 0;
+        const first = await firstToken(directFirst ? a.url : proxy.url, token, `Paired ${i}`);
+        await new Promise((r) => setTimeout(r, PAUSE_MS));
+        const second = await firstToken(directFirst ? proxy.url : a.url, token, `Paired ${i}`);
+        await new Promise((r) => setTimeout(r, PAUSE_MS));
+        const [d, p] = directFirst ? [first, second] : [second, first];
+        direct.push(d);
+        proxied.push(p);
+        added.push(p - d);
+      }
+      return { single, cluster, firstToken: { direct: median(direct), proxied: median(proxied), added: median(added) } };
+    } finally {
+      await proxy.stop();
+      await a.stop();
+      await b.stop();
+    }
   } finally {
-    await proxy.stop();
-    await a.stop();
-    await b.stop();
     await database.drop();
     await deletePrefix(redisUrl, redisPrefix);
   }
