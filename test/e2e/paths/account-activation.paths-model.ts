@@ -69,6 +69,8 @@ function eventsFor(s: Snap): Step[] {
 }
 
 export { accountActivationMachine };
+/** Why these paths run only against the local server (test/e2e/paths/coverage.ts reports it for a staging run). */
+export const accountActivationLocalOnly = "each path opens the activation link from the local server's outbox; a deployment's mail is out of reach";
 export const accountActivationPaths = asSteps<{ activationCode: string }>(
   coveringPaths(
     accountActivationMachine,

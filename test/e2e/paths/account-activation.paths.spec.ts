@@ -147,6 +147,7 @@ async function perform(page: Page, request: APIRequestContext, person: Person, e
 /** Addresses a path registered, deactivated after it (the demo organisation's seats are limited). */
 const registered: string[] = [];
 
+// Local only: accountActivationLocalOnly (account-activation.paths-model.ts) says why.
 if (isLocalServer) {
   test.describe('account activation paths (generated from machines/account-activation.machine.ts)', () => {
     test.afterEach(({ request }) => deactivateRegistered(request, registered));

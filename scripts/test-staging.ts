@@ -1,0 +1,57 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MachineCoverage } from '../test/e2e/paths/coverage';
+
+// `npm run test:staging`: QA's run of the generated browser paths against a deployment. The base URL and accounts come
+// from the environment or a `.env.staging` file (E2E_BASE_URL, E2E_PASSWORD, and E2E_SUPERUSER_EMAIL,
+// E2E_ADMIN_EMAIL, E2E_USER_EMAIL, E2E_NEWHIRE_EMAIL where they differ from the demo's). It prints, per machine, the
+// states and transitions the paths reach against the deployment beside the local run's figures and the 90% goal,
+// writes Playwright's HTML report (a trace kept for every failure) to playwright-report-staging/, and the table with
+// links to each machine's chart (docs/machines/) to playwright-report-staging/coverage.md; exits 1 on any failure.
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPORT_DIR = path.join(ROOT, 'playwright-report-staging');
+const GOAL = 0.9;
+
+if (existsSync(path.join(ROOT, '.env.staging'))) process.loadEnvFile(path.join(ROOT, '.env.staging'));
+const { E2E_BASE_URL: baseUrl, E2E_PASSWORD: password } = process.env;
+if (!baseUrl || !password) {
+  console.error('npm run test:staging needs E2E_BASE_URL and E2E_PASSWORD (in the environment or .env.staging); see the README\'s QA section.');
+  process.exit(2);
+}
+
+function coverage(env: NodeJS.ProcessEnv): MachineCoverage[] {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/e2e/paths/coverage.ts'], { cwd: ROOT, env, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`test/e2e/paths/coverage.ts failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as MachineCoverage[];
+}
+
+const { E2E_BASE_URL: _omit, ...localEnv } = process.env;
+const localRows = coverage(localEnv);
+const stagingRows = coverage(process.env);
+
+mkdirSync(REPORT_DIR, { recursive: true });
+const playwright = spawnSync('npx', ['playwright', 'test', 'test/e2e/paths', '--reporter=list,html', '--trace=retain-on-failure'], {
+  cwd: ROOT,
+  stdio: 'inherit',
+  env: { ...process.env, PLAYWRIGHT_HTML_OUTPUT_DIR: REPORT_DIR, PLAYWRIGHT_HTML_OPEN: 'never' },
+});
+
+const pct = (c: { covered: number; total: number }) => (c.total === 0 ? 100 : (100 * c.covered) / c.total);
+const cell = (c: { covered: number; total: number }) => `${c.covered}/${c.total} (${pct(c).toFixed(0)}%)`;
+const header = '| Machine | States here | Transitions here | Transitions locally | Goal 90% | Chart |';
+const rows = stagingRows.map((s) => {
+  const l = localRows.find((r) => r.machine === s.machine)!;
+  const chart = `docs/machines/${s.machine}.md`;
+  const verdict = pct(s.transitions) >= GOAL * 100 ? 'PASS' : s.localOnly ? `MISS (local only: ${s.localOnly})` : 'MISS';
+  return `| ${s.machine} | ${cell(s.states)} | ${cell(s.transitions)} | ${cell(l.transitions)} | ${verdict} | [chart](../${chart}) |`;
+});
+const sum = (list: MachineCoverage[]) => list.reduce((acc, r) => ({ covered: acc.covered + r.transitions.covered, total: acc.total + r.transitions.total }), { covered: 0, total: 0 });
+const totals = `Transitions reached against ${baseUrl}: ${cell(sum(stagingRows))}; locally: ${cell(sum(localRows))}; goal at least 90% for every machine.`;
+const table = [header, '|---|---|---|---|---|---|', ...rows].join('\n');
+writeFileSync(path.join(REPORT_DIR, 'coverage.md'), `# Generated paths against ${baseUrl}\n\n${table}\n\n${totals}\n`);
+console.log(`\n${table}\n\n${totals}`);
+console.log(`Report: ${path.relative(ROOT, REPORT_DIR)}/index.html (npx playwright show-report ${path.relative(ROOT, REPORT_DIR)}); table with chart links: ${path.relative(ROOT, REPORT_DIR)}/coverage.md`);
+process.exit(playwright.status === 0 ? 0 : 1);
