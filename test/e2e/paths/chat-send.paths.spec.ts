@@ -32,8 +32,8 @@ import { seededConversation, whileLocked } from '../helpers/seed';
  * A long conversation (more than one page of messages, seeded into the local database) opens on its latest page;
  * scrolling to the top loads the page before it.
  *
- * Generated only locally (no E2E_BASE_URL): the long conversation (seeded), and the faults a browser cannot cause on
- * a deployment, forced here with `page.route` stubs: the send failing (`stream.failed`: the request aborted), loading
+ * Generated only locally (no E2E_BASE_URL): the long conversation (seeded) and web browsing (the slow local web).
+ * Generated locally and against a deployment alike, the faults forced in the browser with `page.route` stubs: the send failing (`stream.failed`: the request aborted), loading
  * a conversation failing (`xstate.error.actor.loadMessages`: a 500), Refresh message failing
  * (`xstate.error.actor.loadRecent`: a 500 with the server's sentence) and the earlier page failing
  * (`xstate.error.actor.loadEarlier`: a 500).

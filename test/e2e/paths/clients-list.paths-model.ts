@@ -5,7 +5,6 @@ import { clientDraftErrors, clientEvents, clientsListInput, type ClientAct, type
 import { loadFailure } from '../../../machines/load-failure';
 import { notice } from '../../../machines/notice';
 import { recordEditorMachine } from '../../../machines/record-editor.machine';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
 /** The Clients page's machine: the record editor with the clients' input. */
@@ -107,8 +106,6 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-/** Faults forced with stubs, so generated only locally: a failed list read (and its Try again), dropped connections. */
-const FAULTS = new Set(['notice.show', 'list.retry', 'xstate.error.actor.save', 'xstate.error.actor.act']);
 
 const SEARCH = clientEvents.search('word');
 
@@ -124,7 +121,6 @@ const generated = maximalPaths({
   key: (s) => JSON.stringify([s.value, draftKey(s)]),
   simpleKey: (s) => JSON.stringify([s.value, draftOf(s)?.kind ?? null]),
   edgeKeys: true,
-  filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
 });
 
 export { clientsListMachine };

@@ -28,7 +28,7 @@ import { clientsListMachine, clientsListPaths as paths, shownStatus, stepName } 
  * its own unique word, and searches that word before it touches any, so the list then shows only its own rows; a
  * registration registers another named with the word. Demo Organisation is never switched nor edited.
  *
- * Generated only locally (no E2E_BASE_URL), forced with stubs: the list's read failing (a 500 on GET /clients/) and
+ * Generated locally and against a deployment alike (E2E_BASE_URL), forced in the browser with stubs: the list's read failing (a 500 on GET /clients/) and
  * the connection of a save or a status switch dropped.
  */
 const CLIENTS = (url: URL) => url.pathname.endsWith('/api/v1/clients/');

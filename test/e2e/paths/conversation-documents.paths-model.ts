@@ -2,7 +2,6 @@ import type { SnapshotFrom } from 'xstate';
 import { conversationDocumentsMachine } from '../../../machines/conversation-documents.machine';
 import { DOCUMENTS_FETCH_FAILED } from '../../../contract/documents-constants';
 import { notice } from '../../../machines/notice';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof conversationDocumentsMachine>;
@@ -83,8 +82,6 @@ function playable(path: Path): Path {
   return { ...path, events: kept as never, values: [], description: kept.map((e) => e.type).join(' → ') };
 }
 
-/** Faults forced with stubs, so generated only locally: the list, the delete and the download failing. */
-const FAULTS = new Set(['notice.show', 'xstate.error.actor.deleteDocument', 'xstate.error.actor.downloadDocument']);
 
 const generated = maximalPaths({
   machine: conversationDocumentsMachine,
@@ -92,7 +89,6 @@ const generated = maximalPaths({
   events: eventsFor as never,
   key: (s) => JSON.stringify(s.value),
   edgeKeys: true,
-  filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
 }).map(playable);
 
 export { conversationDocumentsMachine };

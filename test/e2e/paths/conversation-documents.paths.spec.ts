@@ -13,8 +13,8 @@ import { seededConversation } from '../helpers/seed';
  * The conversation-documents machine's generated paths (machines/conversation-documents.machine.ts, the model in
  * conversation-documents.paths-model.ts), driven through the real header button and Attached Documents modal of a
  * conversation the test makes with one uploaded note. The list (the machine's pager child, whose failed read is
- * the `notice.show` it passes on), the delete and the download come from the real server; generated only locally
- * (no E2E_BASE_URL), forced with stubs: each of them answering 500.
+ * the `notice.show` it passes on), the delete and the download come from the real server; forced in the browser
+ * with stubs, locally and against a deployment alike: each of them answering 500.
  */
 const LIST = (url: URL) => url.pathname === '/api/v1/documents/';
 const ANY_DOCUMENT = (url: URL) => url.pathname.startsWith('/api/v1/documents/');

@@ -32,8 +32,8 @@ import { conversationNav, errorEnvelope, revealConversationLink } from './paths-
  * (seeded once per worker, test/e2e/helpers/seed.ts), so both Load mores have something to load and the search finds exactly
  * those.
  *
- * Generated only locally (no E2E_BASE_URL), because a deployment cannot be made to fail them; forced with
- * `page.route` stubs answering a 500: a rename or a delete failing, and a pager's fetch failing (the first page,
+ * Forced in the browser with `page.route` stubs answering a 500, so generated locally and against a deployment
+ * alike (E2E_BASE_URL): a rename or a delete failing, and a pager's fetch failing (the first page,
  * the next page, the search).
  *
  * Not generated: the list's events that come from the chat rather than from the sidebar (a refresh after a reply,

@@ -4,7 +4,6 @@ import { loadFailure } from '../../../machines/load-failure';
 import { departmentEvents, departmentsAdminInput, nameError, type Deletion, type NameDraft } from '../../../machines/departments-admin.machine';
 import { notice } from '../../../machines/notice';
 import { recordEditorMachine } from '../../../machines/record-editor.machine';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
 /** The Departments page's machine: the record editor with the departments' input. */
@@ -85,8 +84,6 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-/** Faults forced with stubs, so generated only locally: the list's read failing, a delete's connection dropped. */
-const FAULTS = new Set(['notice.show', 'xstate.error.actor.act']);
 
 const SEARCH = { type: 'list.search', text: 'word' } as const;
 
@@ -99,7 +96,6 @@ const generated = maximalPaths({
     JSON.stringify([s.value, edit(s)?.kind ?? null, deletion(s)?.kind ?? null, edit(s) && nameError(edit(s), edit(s)!.name), s.context.errors.name ?? null]),
   simpleKey: (s) => JSON.stringify([s.value, edit(s)?.kind ?? null, deletion(s)?.kind ?? null]),
   edgeKeys: true,
-  filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
 });
 
 export { departmentsAdminMachine };

@@ -36,7 +36,7 @@ import { departmentsAdminMachine, departmentsAdminPaths as paths, stepName as mo
  * or renamed through the page). The demo departments are never touched.
  *
  * A name already taken is the server's real 409 (the test's other department's name, or its unit's, in capitals).
- * Generated only locally (no E2E_BASE_URL), forced with stubs: the list's read failing (a 500 on GET /departments/)
+ * Generated locally and against a deployment alike (E2E_BASE_URL), forced in the browser with stubs: the list's read failing (a 500 on GET /departments/)
  * and a delete's connection dropped.
  */
 const DEPARTMENTS = (url: URL) => url.pathname.endsWith('/api/v1/departments/');

@@ -1,7 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import { FEEDBACK_DESCRIPTION_MAX_LENGTH } from '../../../contract/feedback-constants';
 import { feedbackMachine } from '../../../machines/feedback.machine';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof feedbackMachine>;
@@ -45,8 +44,6 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-/** Faults forced with stubs, so generated only locally: the server failing the submission. */
-const FAULTS = new Set(['xstate.error.actor.submit']);
 
 const generated = maximalPaths({
   machine: feedbackMachine,
@@ -57,7 +54,6 @@ const generated = maximalPaths({
   key: (s) => (s.matches('closed') ? '"closed"' : JSON.stringify([s.value, s.context.type, tooLong(s)])),
   simpleKey: (s) => JSON.stringify(s.value),
   edgeKeys: true,
-  filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
 });
 
 /** The paths that open the form as `kind` only. */

@@ -9,7 +9,7 @@ import { errorEnvelope, type Step } from './paths-support';
  * The feedback form's generated paths (machines/feedback.machine.ts, the model in feedback.paths-model.ts), driven
  * through the real 'Submit Feedback' / 'Report an Issue' modal, opened from the profile menu of the chat sidebar.
  * The submission goes to the real server (POST /feedbacks/): a run against a deployment leaves its feedback and
- * reports there, under the E2E_USER_EMAIL account. Generated only locally (no E2E_BASE_URL), forced with a stub:
+ * reports there, under the E2E_USER_EMAIL account. Generated locally and against a deployment alike (E2E_BASE_URL), forced in the browser with a stub:
  * the server failing the submission (a 500).
  */
 const FEEDBACKS = (url: URL) => url.pathname.endsWith('/api/v1/feedbacks/');

@@ -1,7 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import { formMachine, type FormInput } from '../../../machines/form.machine';
 import { EMPTY_RESET_REQUEST, resetRequestErrors } from '../../../src/features/auth/reset-request-check';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof formMachine>;
@@ -47,8 +46,6 @@ function eventsFor(s: Snap): Step[] {
 
 /** The stub's failure: the server's sentence is what the person reads. */
 export const FAILURE = 'Internal Server Error';
-/** Forced with a stub, so generated only locally: the server failing the request. */
-const FAULTS = new Set(['xstate.error.actor.submit']);
 
 export { formMachine };
 export const formPaths = asSteps<FormInput>(
@@ -62,7 +59,6 @@ export const formPaths = asSteps<FormInput>(
       key: (s) => JSON.stringify([s.value, email(s), s.context.fieldErrors.email ?? null, s.context.error !== null]),
       simpleKey: (s) => JSON.stringify([s.value, s.context.error !== null]),
       edgeKeys: true,
-      filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
     }),
   ),
 );

@@ -8,7 +8,7 @@ import { errorEnvelope, type Step } from './paths-support';
  * The form machine's generated paths (machines/form.machine.ts, the model in form.paths-model.ts), driven through
  * the login screen's 'Forgot Password' modal: signed out, no account needed. A request for an address no account
  * has is answered like any other (the server says nothing of who exists), so a run against a deployment sends no
- * mail. Generated only locally (no E2E_BASE_URL), forced with a stub: the server failing the request (a 500).
+ * mail. Generated locally and against a deployment alike (E2E_BASE_URL), forced in the browser with a stub: the server failing the request (a 500).
  */
 const REQUEST = (url: URL) => url.pathname.endsWith('/auth/request-reset-password');
 

@@ -1,7 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import type { LdapSettings } from '../../../contract/ldap-settings';
 import { ldapErrors, ldapSettingsMachine } from '../../../machines/ldap-settings.machine';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof ldapSettingsMachine>;
@@ -28,7 +27,7 @@ const valid = (s: Snap) => Object.keys(ldapErrors(s.context.draft, s.context.has
 /**
  * The superuser opens a client's Directory Settings (nothing stored yet, or settings stored), fills a valid
  * directory or empties the URL, saves (refused in the form when something is missing), removes stored settings.
- * Forced with stubs, so generated only locally: the settings failing to load, to save and to be removed (the
+ * Forced in the browser with stubs, locally and against a deployment alike: the settings failing to load, to save and to be removed (the
  * network dropped). Not generated: what the view does not offer (saving or removing while a call runs; Remove
  * without stored settings is not shown).
  */
@@ -64,7 +63,6 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-const FAULTS = new Set(['xstate.error.actor.fetchSettings', 'xstate.error.actor.saveSettings', 'xstate.error.actor.removeSettings']);
 
 const generated = maximalPaths({
   machine: ldapSettingsMachine,
@@ -75,7 +73,6 @@ const generated = maximalPaths({
   edgeKeys: true,
   // One load a path: after a failed load, Try again finds what the path stored at its start (a retry that found
   // something else would need the server to change under the dialog).
-  filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
 });
 
 /** A path reads one server state: each load in it finds the same (stored or not). */

@@ -16,7 +16,7 @@ import { unique, type Step } from './paths-support';
  * The Directory Settings dialog's generated paths (machines/ldap-settings.machine.ts, the model in
  * ldap-settings.paths-model.ts), driven through the Clients page as the superuser, on a client of the test's own
  * (registered through the API; settings stored through the API first when the path starts with them). Faults are
- * forced with stubs (the network dropped), so they are generated only locally.
+ * forced in the browser with stubs (the network dropped), locally and against a deployment alike.
  */
 const SETTINGS = (url: URL) => /\/api\/v1\/clients\/[^/]+\/ldap-settings$/.test(url.pathname);
 

@@ -2,7 +2,6 @@ import type { SnapshotFrom } from 'xstate';
 import { POLICY_MAX_WORDS } from '../../../contract/global-policy-constants';
 import { countWords } from '../../../shared/word-count';
 import { policyEditorMachine, policyPayload } from '../../../machines/policy-editor.machine';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof policyEditorMachine>;
@@ -65,8 +64,6 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-/** Faults forced with stubs, so generated only locally: the load failing (a 500), the save's connection dropped. */
-const FAULTS = new Set(['xstate.error.actor.loadPolicy', 'xstate.error.actor.savePolicy']);
 
 export { policyEditorMachine };
 /** The fewest of the longest paths that reach every state and transition the model reaches. */
@@ -81,7 +78,6 @@ export const policyEditorPaths = asSteps<undefined>(
       key: (s) => JSON.stringify([s.value, kindOf(s)]),
       simpleKey: (s) => JSON.stringify(s.value),
       edgeKeys: true,
-      filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
     }),
   ),
 );

@@ -20,7 +20,7 @@ import { OVER, policyEditorMachine, policyEditorPaths as paths, type TextKind } 
  * what the server answered to their own save; they never read the policy back in between.
  *
  * Every save is held in the browser (a pass-through `page.route`, also on staging) until the step has seen the
- * editor busy, then goes to the real server. Generated only locally (no E2E_BASE_URL), forced with stubs: the load
+ * editor busy, then goes to the real server. Generated locally and against a deployment alike (E2E_BASE_URL), forced in the browser with stubs: the load
  * failing (a 500 on GET /global-policy/) and the save's connection dropped (PUT aborted).
  */
 const POLICY = (url: URL) => url.pathname.endsWith('/api/v1/global-policy/');

@@ -3,7 +3,6 @@ import type { PromptEntry } from '../../../contract/prompt-library';
 import { PROMPT_SAVED_TO_LIBRARY } from '../../../contract/prompt-library-constants';
 import { promptFormMachine, type PromptFormInput } from '../../../machines/prompt-form.machine';
 import { editPromptForm, newPromptForm, SAVE_PROMPT_FAILED } from '../../../machines/prompt-library.machine';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof promptFormMachine>;
@@ -51,8 +50,6 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-/** Faults forced with stubs, so generated only locally: the save's connection dropping. */
-const FAULTS = new Set(['xstate.error.actor.savePrompt']);
 
 const generated = maximalPaths({
   machine: promptFormMachine,
@@ -63,7 +60,6 @@ const generated = maximalPaths({
     JSON.stringify([s.value, useOf(s.context), s.context.prompt.trim() !== '', s.context.tagsText.replace(/[ ,]/g, '') !== '', s.context.promptError, s.context.tagsError]),
   simpleKey: (s) => JSON.stringify([s.value, useOf(s.context)]),
   edgeKeys: true,
-  filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
 });
 
 export { promptFormMachine };

@@ -17,7 +17,7 @@ import { seededConversation } from '../helpers/seed';
  * its own unique word into the prompt, finds its prompts in the library by that word only, and deletes what it saved
  * at its end (the worker's conversation too, once its tests are done).
  *
- * Generated only locally (no E2E_BASE_URL), forced with a stub: the save's connection dropping (the form then says
+ * Generated locally and against a deployment alike (E2E_BASE_URL), forced in the browser with a stub: the save's connection dropping (the form then says
  * the use's own sentence, 'Failed to save prompt' or 'Failed to update prompt').
  */
 const TITLE: Record<FormUse, string> = { message: 'Save to Personal Prompt Library', new: 'New Prompt', edit: 'Edit Prompt' };

@@ -3,7 +3,6 @@ import type { SnapshotFrom } from 'xstate';
 import type { PromptEntry } from '../../../contract/prompt-library';
 import { promptLibraryMachine, SAVE_PROMPT_FAILED } from '../../../machines/prompt-library.machine';
 import { notice } from '../../../machines/notice';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step, signedInToken } from './paths-support';
 
 type Snap = SnapshotFrom<typeof promptLibraryMachine>;
@@ -79,8 +78,6 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-/** Faults forced with stubs, so generated only locally. */
-const FAULTS = new Set(['xstate.error.actor.copyText', 'xstate.error.actor.loadPrompt', 'xstate.error.actor.deletePrompt', 'notice.show']);
 
 const SEARCH = { type: 'prompts.search', text: 'word' } as const;
 
@@ -90,7 +87,6 @@ const generated = maximalPaths({
   events: eventsFor as never,
   key: (s) => JSON.stringify(s.value),
   edgeKeys: true,
-  filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
 });
 
 export { promptLibraryMachine };

@@ -34,7 +34,7 @@ import {
  * through the API, all with its own unique word, finds them by searching that word before it touches any, and
  * deletes what is left of them at its end.
  *
- * Generated only locally (no E2E_BASE_URL), forced with stubs: loading a prompt for Edit Prompt failing (a 500 on
+ * Generated locally and against a deployment alike (E2E_BASE_URL), forced in the browser with stubs: loading a prompt for Edit Prompt failing (a 500 on
  * GET /prompt-libraries/{id}), deleting failing (a 500 on DELETE), the clipboard refusing the text, and the form's
  * save failing (the connection dropped), whose sentence the library passes on (`notice.show`).
  *

@@ -1,6 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
 import { replyRatingMachine } from '../../../machines/reply-rating.machine';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof replyRatingMachine>;
@@ -37,8 +36,6 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-/** Forced with a stub, so generated only locally. */
-const FAULTS = new Set(['xstate.error.actor.save']);
 
 export { replyRatingMachine };
 export const replyRatingPaths = asSteps<{ messageId: string; rating: null }>(
@@ -52,7 +49,6 @@ export const replyRatingPaths = asSteps<{ messageId: string; rating: null }>(
       key: (s) => JSON.stringify([s.value, s.context.rating, s.context.saved, s.context.comment !== '']),
       simpleKey: (s) => JSON.stringify([s.value, s.context.rating]),
       edgeKeys: true,
-      filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
     }),
   ),
 );

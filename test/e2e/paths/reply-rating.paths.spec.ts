@@ -10,7 +10,7 @@ import { seededConversation } from '../helpers/seed';
 /**
  * The thumbs under a reply (machines/reply-rating.machine.ts, the model in reply-rating.paths-model.ts), driven
  * through the real buttons and comment dialog of a conversation made through the API. Saves go to the real server
- * (PUT /chat/messages/{id}/rating); generated only locally, forced with a stub: the server failing a save (500).
+ * (PUT /chat/messages/{id}/rating); forced in the browser with a stub, locally and against a deployment alike: the server failing a save (500).
  */
 // The client adds a `t` timestamp query to every call: the stub matches the path with or without one.
 const RATING = /\/api\/v1\/chat\/messages\/[^/]+\/rating(\?|$)/;

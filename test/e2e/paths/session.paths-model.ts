@@ -1,6 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import { sessionMachine } from '../../../machines/session.machine';
-import { isLocalServer, accounts, password } from '../helpers/accounts';
+import { accounts, password } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof sessionMachine>;
@@ -47,6 +47,4 @@ export const sessionPaths = asSteps<{ user?: unknown }>(coveringPaths(sessionMac
   events: eventsFor as never,
   // userStale decides whether a sign-in or a restore lands in loadingUser.
   key: (s) => JSON.stringify([s.value, s.context.userStale]),
-  // The user's load failing needs a stub of GET /users/me: only where this browser's run owns the server.
-  filterEvents: (_s, e) => isLocalServer || (e.type as string) !== 'xstate.error.actor.loadUser',
 })));

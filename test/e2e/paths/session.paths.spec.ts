@@ -15,9 +15,8 @@ import { sessionPaths } from './session.paths-model';
  *   follows an expiry (the app goes to /logout);
  * - a restored session (a tab opened on a signed-in browser: sign in, then reload) loads the user once
  *   (`loggedIn.loadingUser`); its success shows the chat again;
- * - generated only locally (no E2E_BASE_URL): the user's load failing (`xstate.error.actor.loadUser`, the toast
- *   'Failed to fetch user data'), forced with a `page.route` stub answering GET /users/me with a 500; a real
- *   deployment cannot be made to fail it;
+ * - the user's load failing (`xstate.error.actor.loadUser`, the toast 'Failed to fetch user data'), forced in the
+ *   browser with a `page.route` stub answering GET /users/me with a 500, locally and against a deployment alike;
  * - what cannot be caused without stubbing the server is left to the model test: a failed logout call, a profile
  *   update replacing the session, a logout while a refresh is in flight.
  * The model (events per state, key) is in session.paths-model.ts; of the generated paths the browser runs the longest

@@ -1,6 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
 import { shareMachine } from '../../../machines/share.machine';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof shareMachine>;
@@ -52,8 +51,6 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-/** Faults forced with stubs, so generated only locally: the link request failing, the clipboard refusing, the stop failing. */
-const FAULTS = new Set(['xstate.error.actor.createLink', 'xstate.error.actor.copyText', 'xstate.error.actor.revokeLink']);
 
 export { shareMachine };
 export const sharePaths = asSteps<{ conversationId: string }>(
@@ -65,7 +62,6 @@ export const sharePaths = asSteps<{ conversationId: string }>(
       events: eventsFor as never,
       key: (s) => JSON.stringify([s.value, s.context.failure?.text ?? null]),
       edgeKeys: true,
-      filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
     }),
   ),
 );

@@ -17,7 +17,7 @@ import { seededConversation } from '../helpers/seed';
 /**
  * The share machine's generated paths (machines/share.machine.ts, the model in share.paths-model.ts), driven
  * through the real Share modal of a conversation the test makes. The link comes from the real server; the
- * clipboard is Chromium's. Generated only locally (no E2E_BASE_URL), forced with stubs: the link request failing
+ * clipboard is Chromium's. Generated locally and against a deployment alike (E2E_BASE_URL), forced in the browser with stubs: the link request failing
  * (a 500 on POST /shares/conversations/{id}, or no answer), the clipboard refusing the text, and stopping the share
  * failing (a 500 on DELETE /shares/{shareId}). A stopped link is checked to open nothing any more.
  */

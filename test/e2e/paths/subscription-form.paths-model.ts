@@ -1,7 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import type { PackageView, Subscription } from '../../../contract/subscriptions';
 import { subscriptionFormMachine, toLocalInput, type SubscriptionFormInput } from '../../../machines/subscription-form.machine';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof subscriptionFormMachine>;
@@ -58,8 +57,6 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-/** Faults forced with stubs, so generated only locally: the packages' read failing, the creation's connection dropping. */
-const FAULTS = new Set(['xstate.error.actor.fetchPackages', 'xstate.error.actor.createSubscription']);
 
 const generated = maximalPaths({
   machine: subscriptionFormMachine,
@@ -76,7 +73,6 @@ const generated = maximalPaths({
     ]),
   simpleKey: (s) => JSON.stringify(s.value),
   edgeKeys: true,
-  filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
 });
 
 export { subscriptionFormMachine };

@@ -21,7 +21,7 @@ import { afterOf, AFTER, insideOf, INSIDE, subscriptionFormMachine, subscription
  * overlap sentence are known. The model runs beside the browser (fake actors): after every step the form shows
  * exactly the model's messages.
  *
- * Generated only locally (no E2E_BASE_URL), forced with stubs: the packages' read failing (500) and the creation's
+ * Generated locally and against a deployment alike (E2E_BASE_URL), forced in the browser with stubs: the packages' read failing (500) and the creation's
  * connection dropped.
  */
 const LABELS: Record<SubscriptionField, string> = {

@@ -2,7 +2,6 @@ import type { SnapshotFrom } from 'xstate';
 import { SYSTEM_PROMPT_ACTIVATE_FAILED, SYSTEM_PROMPT_ACTIVATED } from '../../../contract/system-prompts-constants';
 import { notice } from '../../../machines/notice';
 import { systemPromptsMachine } from '../../../machines/system-prompts.machine';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof systemPromptsMachine>;
@@ -32,8 +31,6 @@ function eventsFor(s: Snap): Step[] {
   return s.matches('failed') ? [...changes, { type: 'preview.retry' }] : changes;
 }
 
-/** Faults forced with stubs, so generated only locally. */
-const FAULTS = (e: Step) => e.type === 'xstate.error.actor.preview' || (e.type === 'notice.show' && e.tone === 'error');
 
 export { systemPromptsMachine };
 export const systemPromptsPaths = asSteps<undefined>(
@@ -46,7 +43,6 @@ export const systemPromptsPaths = asSteps<undefined>(
       key: (s) => JSON.stringify([s.value, s.context.previewClientId]),
       simpleKey: (s) => JSON.stringify(s.value),
       edgeKeys: true,
-      filterEvents: (_s, e) => isLocalServer || !FAULTS(e as Step),
     }),
   ),
 );

@@ -1,7 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import { loadFailure } from '../../../machines/load-failure';
 import { usageReportsMachine } from '../../../machines/usage-reports.machine';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof usageReportsMachine>;
@@ -52,8 +51,6 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-/** Faults forced with stubs, so generated only locally. */
-const FAULTS = new Set(['xstate.error.actor.fetchDepartments', 'xstate.error.actor.exportReport']);
 
 const generated = maximalPaths({
   machine: usageReportsMachine,
@@ -70,7 +67,6 @@ const generated = maximalPaths({
     ]),
   simpleKey: (s) => JSON.stringify([s.value, s.context.departmentsLoaded]),
   edgeKeys: true,
-  filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
 });
 
 export { usageReportsMachine };

@@ -4,7 +4,6 @@ import { loadFailure } from '../../../machines/load-failure';
 import { notice } from '../../../machines/notice';
 import { recordEditorMachine } from '../../../machines/record-editor.machine';
 import { oppositeStatus, userEvents, userNameError, usersAdminInput, type UserAct, type UserDraft } from '../../../machines/users-admin.machine';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
 /** The Users page's machine: the record editor with the users' input. */
@@ -125,8 +124,6 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-/** Faults forced with stubs, so generated only locally: a failed list read (and its Try again), dropped connections. */
-const FAULTS = new Set(['notice.show', 'list.retry', 'xstate.error.actor.save', 'xstate.error.actor.act']);
 
 const SEARCH = userEvents.search('word');
 
@@ -145,7 +142,6 @@ const generated = maximalPaths({
   simpleKey: (s) =>
     JSON.stringify([s.value, draftOf(s)?.own ?? null, draftOf(s) ? draftOf(s)!.departmentId !== null : null, actOf(s)?.kind ?? null]),
   edgeKeys: true,
-  filterEvents: (_s, e) => isLocalServer || !FAULTS.has(e.type),
 });
 
 export { usersAdminMachine };

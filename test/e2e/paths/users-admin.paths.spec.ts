@@ -30,7 +30,7 @@ import { shownStatus, stepName, usersAdminMachine, usersAdminPaths as paths, typ
  * any (the list then shows only its own rows), and deactivates its people and deletes its department at its end. The
  * demo accounts are never changed: the admin's own dialog is only opened and cancelled.
  *
- * Generated only locally (no E2E_BASE_URL), forced with stubs: the list's read failing (a 500 on GET /users/) and the
+ * Generated locally and against a deployment alike (E2E_BASE_URL), forced in the browser with stubs: the list's read failing (a 500 on GET /users/) and the
  * connection of a save, a status switch or a resend dropped.
  */
 const USERS = (url: URL) => url.pathname.endsWith('/api/v1/users/');
