@@ -77,48 +77,54 @@ async function storedDocument(shared: SharedDatabase) {
   return doc;
 }
 
-describe('a job whose process crashed', () => {
-  let shared: SharedDatabase;
-  let silent: Awaited<ReturnType<typeof startSilentEndpoint>>;
-  let fake: FakeEmbeddings;
-  let child: ChildProcess | undefined;
+/**
+ * What each crash test needs, made before its tests and ended after: a database shared with a child process, an
+ * embeddings endpoint that never answers (where the child is left mid-way) and one that does (for the live instance).
+ */
+function crashScene() {
+  const scene = {} as { shared: SharedDatabase; silent: Awaited<ReturnType<typeof startSilentEndpoint>>; fake: FakeEmbeddings; child?: ChildProcess };
   beforeAll(async () => {
-    shared = await sharedDatabase();
-    silent = await startSilentEndpoint();
-    fake = await startFakeEmbeddings();
+    scene.shared = await sharedDatabase();
+    scene.silent = await startSilentEndpoint();
+    scene.fake = await startFakeEmbeddings();
   });
   afterAll(async () => {
-    child?.kill('SIGKILL');
-    await shared.close();
-    await silent.close();
-    await fake.close();
+    scene.child?.kill('SIGKILL');
+    await scene.shared.close();
+    await scene.silent.close();
+    await scene.fake.close();
   });
+  return scene;
+}
+
+describe('a job whose process crashed', () => {
+  const scene = crashScene();
 
   it('is taken up by a live instance once its lease lapses, and the document is ingested whole (jobs table)', { timeout: 90_000 }, async () => {
-    const { db } = shared;
-    const doc = await storedDocument(shared);
+    const { db } = scene.shared;
+    const doc = await storedDocument(scene.shared);
     // Queued as the upload route does (a queue that only enqueues: no process here runs jobs yet).
     await queueIngestion({ jobs: createSqlJobQueue({ db, log: silentLog, closing: new AbortController().signal }) }, doc.id);
 
-    child = await startChild({
-      ...shared.childEnv,
+    scene.child = await startChild({
+      ...scene.shared.childEnv,
       EMBEDDINGS_MODEL: 'fake-embed',
-      EMBEDDINGS_BASE_URL: silent.baseUrl,
+      EMBEDDINGS_BASE_URL: scene.silent.baseUrl,
       EMBEDDINGS_API_KEY: 'embed-key',
       JOB_CHILD_LEASE_MS: String(CHILD_LEASE_MS),
       JOB_CHILD_POLL_MS: '25',
     });
-    const childPid = child.pid!;
+    const childPid = scene.child.pid!;
     // The child has read and chunked the file and waits for its embeddings: mid-way.
-    await until(async () => silent.requests.length > 0);
+    await until(async () => scene.silent.requests.length > 0);
     const held = await db.selectFrom('jobs').selectAll().where('name', '=', 'ingest-document').executeTakeFirstOrThrow();
     expect(held).toMatchObject({ status: 'running', attempts: 1 });
     expect(held.leased_by).toContain(`/${childPid}/`);
     expect((await db.selectFrom('documents').select('status').where('id', '=', doc.id).executeTakeFirstOrThrow()).status).toBe('embedding');
 
     // A live instance whose embeddings answer. While the child renews its lease, the live one leaves the job alone.
-    await shared.instance({
-      env: { EMBEDDINGS_MODEL: 'fake-embed', EMBEDDINGS_BASE_URL: fake.baseUrl, EMBEDDINGS_API_KEY: 'embed-key' },
+    await scene.shared.instance({
+      env: { EMBEDDINGS_MODEL: 'fake-embed', EMBEDDINGS_BASE_URL: scene.fake.baseUrl, EMBEDDINGS_API_KEY: 'embed-key' },
       jobs: FAST_JOBS,
     });
     let leasedUntil = held.leased_until!;
@@ -128,20 +134,20 @@ describe('a job whose process crashed', () => {
         return row.leased_until! > leasedUntil && row.leased_until!;
       });
     }
-    expect(fake.embeddingRequests).toEqual([]);
+    expect(scene.fake.embeddingRequests).toEqual([]);
     expect((await db.selectFrom('jobs').select('leased_by').where('id', '=', held.id).executeTakeFirstOrThrow()).leased_by).toBe(held.leased_by);
 
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGKILL');
+    const exited = new Promise((resolve) => scene.child!.once('exit', resolve));
+    scene.child.kill('SIGKILL');
     await exited;
-    child = undefined;
+    scene.child = undefined;
 
     const ready = await until(async () => {
       const row = await db.selectFrom('documents').selectAll().where('id', '=', doc.id).executeTakeFirstOrThrow();
       return row.status === 'ready' && row;
     }, 30_000);
     expect(ready).toMatchObject({ status: 'ready', chunk_count: 1, error: null });
-    expect(fake.embeddingRequests.map((r) => r.input)).toEqual([[TEXT]]);
+    expect(scene.fake.embeddingRequests.map((r) => r.input)).toEqual([[TEXT]]);
     const chunks = await db.selectFrom('document_chunks').select(['content', 'embedding']).where('document_id', '=', doc.id).execute();
     expect(chunks.map((c) => c.content)).toEqual([TEXT]);
     expect(chunks[0].embedding).not.toBeNull();
@@ -151,55 +157,41 @@ describe('a job whose process crashed', () => {
 });
 
 describe('an ingestion job on BullMQ whose process crashed (REDIS_URL)', () => {
-  let shared: SharedDatabase;
-  let silent: Awaited<ReturnType<typeof startSilentEndpoint>>;
-  let fake: FakeEmbeddings;
-  let child: ChildProcess | undefined;
+  const scene = crashScene();
   const redis = { REDIS_URL: 'redis://127.0.0.1:6379/0', REDIS_PREFIX: `crash-${randomBytes(5).toString('hex')}:` };
-  beforeAll(async () => {
-    shared = await sharedDatabase();
-    silent = await startSilentEndpoint();
-    fake = await startFakeEmbeddings();
-  });
-  afterAll(async () => {
-    child?.kill('SIGKILL');
-    await shared.close();
-    await silent.close();
-    await fake.close();
-  });
 
   it('is moved back to waiting by a live instance once the dead one stops renewing its lock, and ingested whole', { timeout: 90_000 }, async () => {
-    const { db } = shared;
-    const doc = await storedDocument(shared);
-    const enqueuer = redisEnqueuer(shared, redis.REDIS_URL, redis.REDIS_PREFIX);
+    const { db } = scene.shared;
+    const doc = await storedDocument(scene.shared);
+    const enqueuer = redisEnqueuer(scene.shared, redis.REDIS_URL, redis.REDIS_PREFIX);
     await queueIngestion({ jobs: enqueuer }, doc.id);
     await enqueuer.stop();
 
-    child = await startChild({
-      ...shared.childEnv,
+    scene.child = await startChild({
+      ...scene.shared.childEnv,
       ...redis,
       EMBEDDINGS_MODEL: 'fake-embed',
-      EMBEDDINGS_BASE_URL: silent.baseUrl,
+      EMBEDDINGS_BASE_URL: scene.silent.baseUrl,
       EMBEDDINGS_API_KEY: 'embed-key',
       JOB_CHILD_LEASE_MS: String(CHILD_LEASE_MS),
       JOB_CHILD_POLL_MS: '25',
     });
-    await until(async () => silent.requests.length > 0);
+    await until(async () => scene.silent.requests.length > 0);
     expect((await db.selectFrom('documents').select('status').where('id', '=', doc.id).executeTakeFirstOrThrow()).status).toBe('embedding');
 
     // A live instance whose embeddings answer, checking for stalled jobs every 600 ms: while the child renews its
     // lock (every 400 ms) through several checks, the job stays with the child.
-    await shared.instance({
-      env: { ...redis, EMBEDDINGS_MODEL: 'fake-embed', EMBEDDINGS_BASE_URL: fake.baseUrl, EMBEDDINGS_API_KEY: 'embed-key' },
+    await scene.shared.instance({
+      env: { ...redis, EMBEDDINGS_MODEL: 'fake-embed', EMBEDDINGS_BASE_URL: scene.fake.baseUrl, EMBEDDINGS_API_KEY: 'embed-key' },
       jobs: FAST_JOBS,
     });
     await new Promise((r) => setTimeout(r, 4 * CHILD_LEASE_MS));
-    expect(fake.embeddingRequests).toEqual([]);
+    expect(scene.fake.embeddingRequests).toEqual([]);
 
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGKILL');
+    const exited = new Promise((resolve) => scene.child!.once('exit', resolve));
+    scene.child.kill('SIGKILL');
     await exited;
-    child = undefined;
+    scene.child = undefined;
     const killedAt = Date.now();
 
     const ready = await until(async () => {
@@ -208,7 +200,7 @@ describe('an ingestion job on BullMQ whose process crashed (REDIS_URL)', () => {
     }, 30_000);
     console.log(`ingestion finished by the live instance ${Date.now() - killedAt} ms after the kill (lock ${CHILD_LEASE_MS} ms, stalled check every ${FAST_JOBS.leaseMs} ms)`);
     expect(ready).toMatchObject({ status: 'ready', chunk_count: 1, error: null });
-    expect(fake.embeddingRequests.map((r) => r.input)).toEqual([[TEXT]]);
+    expect(scene.fake.embeddingRequests.map((r) => r.input)).toEqual([[TEXT]]);
     expect(await db.selectFrom('jobs').select('id').execute()).toEqual([]);
   });
 });
