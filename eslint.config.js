@@ -42,7 +42,7 @@ const featureBoundaries = {
 const tanya = { rules: { 'feature-boundaries': featureBoundaries, 'server-layers': serverLayers } };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'dev-dist/**', 'dist-*/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'playwright-report-staging/**', 'dev-dist/**', 'dist-*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
