@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumArgs } from './test/e2e/helpers/chromium-args';
 
 // Local runs start the real server on a fresh data directory with the demo seed. QA points the same suite at
 // staging with E2E_BASE_URL (and E2E_PASSWORD for the demo-style accounts there); then no server is started.
@@ -42,17 +43,7 @@ export default defineConfig({
     serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        // Single sign-on tests give each client organisation an address of its own (http://<name>.sso.test:<port>).
-        '--host-resolver-rules=MAP *.sso.test 127.0.0.1',
-      ],
+      args: chromiumArgs,
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],

@@ -2,10 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromiumArgs } from '../e2e/helpers/chromium-args';
 import { removeOnExit } from './server-process';
 
-/** Headless Chromium as every browser bench runs it: no GPU, no background traffic that would share the cores. */
-const BENCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+/**
+ * Headless Chromium as every browser bench runs it, with the browser tests' switches: no GPU, no background traffic
+ * and no unused browser UI renderers that would share the cores.
+ */
+const BENCH_ARGS = chromiumArgs;
 
 /** Its contexts (browser.newContext) are private windows: an HTTP cache in memory, nothing else kept between pages. */
 export function launchBenchBrowser(executablePath: string): Promise<Browser> {

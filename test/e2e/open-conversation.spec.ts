@@ -5,7 +5,8 @@ import { ENTRY_TAG } from '../../scripts/classic-chunks-plugin';
 // Opening a conversation in a new tab: its messages are requested while the app boots, not after the chat
 // screen's code has loaded and rendered (that waterfall cost most of the time to the last message on screen).
 
-const isMessagesCall = (r: Request) => r.method() === 'GET' && /\/api\/v1\/chat\/conversations\/[^/]+\/messages$/.test(new URL(r.url()).pathname);
+const MESSAGES_PATH = /\/api\/v1\/chat\/conversations\/[^/]+\/messages$/;
+const isMessagesCall = (r: Request) => r.method() === 'GET' && MESSAGES_PATH.test(new URL(r.url()).pathname);
 /** The chat route's own chunk (routes.tsx loads src/features/chat/chat-page.tsx lazily). */
 const CHAT_SCREEN_CHUNK = /\/assets\/chat-page-[\w.-]+\.js$/;
 /** How long the chat screen's code is held back at most, waiting for the messages request. */
@@ -113,7 +114,7 @@ const chatScreenSeen = (page: Page) =>
 /** Holds back the answer to the conversation's messages request by `ms`. */
 const delayMessages = (page: Page, ms: number) =>
   page.route(
-    (url) => /\/api\/v1\/chat\/conversations\/[^/]+\/messages$/.test(url.pathname),
+    (url) => MESSAGES_PATH.test(url.pathname),
     async (route) => {
       const response = await route.fetch();
       await new Promise((resolve) => setTimeout(resolve, ms));
@@ -130,11 +131,44 @@ async function openWatched(context: BrowserContext, conversationUrl: string, del
   return tab;
 }
 
+/**
+ * Runs in the page before its scripts: the answer to the conversation's messages request is handed to the app only
+ * `afterMs` after the chat screen's code has arrived. Done in the page, not with a Playwright route, so that on a busy
+ * machine the hold is timed by the same event loop as the screen's own wait (routes.tsx): a route's answer crosses
+ * two processes, which took more than the screen's 500 ms once under load.
+ */
+function holdMessagesUntilScreenCode({ afterMs, chunk, messages }: { afterMs: number; chunk: string; messages: string }) {
+  const chunkPattern = new RegExp(chunk);
+  const messagesPattern = new RegExp(messages);
+  let codeArrived: () => void = () => undefined;
+  const arrived = new Promise<void>((resolve) => (codeArrived = resolve));
+  new PerformanceObserver((list) => {
+    if (list.getEntries().some((entry) => chunkPattern.test(entry.name))) codeArrived();
+  }).observe({ type: 'resource', buffered: true });
+  const fetchFromNetwork = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const response = await fetchFromNetwork(input, init);
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    if (messagesPattern.test(url.pathname)) {
+      await arrived;
+      await new Promise((resolve) => setTimeout(resolve, afterMs));
+    }
+    return response;
+  };
+}
+
 test('a tab opened on a conversation draws the chat screen once, with its messages, and the conversation panel after them', async ({ page, context }) => {
   test.setTimeout(90_000);
   const { conversationUrl, question } = await conversationWithReply(page);
   // The messages come a little after the screen's code: the screen waits for them rather than show a spinner.
-  const tab = await openWatched(context, conversationUrl, 200);
+  const tab = await context.newPage();
+  await tab.addInitScript(watchChatScreen);
+  await tab.addInitScript(holdMessagesUntilScreenCode, {
+    afterMs: 150,
+    chunk: CHAT_SCREEN_CHUNK.source,
+    messages: MESSAGES_PATH.source,
+  });
+  await tab.goto(conversationUrl);
   await expect(tab.getByRole('article', { name: 'Your message' })).toContainText(question, { timeout: 30_000 });
   await expect(tab.getByRole('navigation', { name: 'Conversations' })).toBeVisible();
   expect(await chatScreenSeen(tab)).toEqual({ screenWithoutMessages: false, spinner: false, panelNotAfterMessages: false, messages: true });
