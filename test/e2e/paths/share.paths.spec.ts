@@ -106,11 +106,14 @@ async function perform(page: Page, event: Step, next: Step | undefined) {
           navigator.clipboard.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));
         });
       }
+      if (next?.type === 'xstate.done.actor.copyText') await page.evaluate(watchCopyButton);
       await dialog(page).getByRole('button', { name: 'Copy link' }).click();
       return;
     case 'xstate.done.actor.copyText': {
       await expect(page.getByText(LINK_COPIED)).toBeVisible();
-      await expect(dialog(page).getByRole('button', { name: 'Link copied' })).toBeVisible();
+      // Read from what the page drew, not by looking now: the label goes back after 2 s, and on a busy machine the
+      // toast's check alone has taken longer than that.
+      await expect.poll(() => page.evaluate(() => (window as unknown as CopyButtonWatch).copyButtonLabels)).toContain('Link copied');
       const url = await dialog(page).getByRole('textbox', { name: 'Share link' }).inputValue();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
       return;
@@ -126,6 +129,19 @@ async function perform(page: Page, event: Step, next: Step | undefined) {
     default:
       throw new Error(`no browser step for ${event.type}`);
   }
+}
+
+type CopyButtonWatch = { copyButtonLabels: string[] };
+
+/** Runs in the page: notes every label the share dialog's copy button takes from now on. */
+function watchCopyButton() {
+  const watch = window as unknown as CopyButtonWatch;
+  watch.copyButtonLabels = [];
+  const note = () => {
+    const label = document.querySelector('[role="dialog"] button:is([aria-label="Copy link"], [aria-label="Link copied"])')?.getAttribute('aria-label');
+    if (label && watch.copyButtonLabels.at(-1) !== label) watch.copyButtonLabels.push(label);
+  };
+  new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label'] });
 }
 
 test.describe('share paths (generated from machines/share.machine.ts)', () => {
