@@ -2,6 +2,7 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { AnyStateMachine } from 'xstate';
 import { coverageOf, generatePaths, type ModelPath, type ModelSpec } from '../../model/support/model-paths';
 import { accounts, password, tokenBeforeLoad } from '../helpers/accounts';
+import { withinRateLimits } from '../helpers/rate-limits';
 
 /** A machine event as generated; payloads only matter to the model, the browser step reads the type (and ids). */
 export type Step = { type: string } & Record<string, unknown>;
@@ -128,11 +129,13 @@ export async function apiTokenOf(request: APIRequestContext, email: string) {
 
 /** A conversation made as the chat makes it (POST /chat/messages, the reply streamed to its end); returns its id. */
 export async function createConversationByApi(request: APIRequestContext, token: string, message: string) {
-  const response = await request.post('/api/v1/chat/messages', {
-    headers: { Authorization: `Bearer ${token}` },
-    data: { conversation_id: null, message },
-    timeout: 60_000,
-  });
+  const response = await withinRateLimits(() =>
+    request.post('/api/v1/chat/messages', {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { conversation_id: null, message },
+      timeout: 60_000,
+    }),
+  );
   expect(response.ok()).toBe(true);
   return /"conversation_id":"([^"]+)"/.exec(await response.text())![1]!;
 }

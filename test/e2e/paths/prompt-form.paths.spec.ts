@@ -7,7 +7,7 @@ import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInAndLand } from '../helpers/accounts';
 import { apiToken, unique, userMessages, type Step } from './paths-support';
 import { BLANK, INPUTS, PROMPT_TEXT, promptFormMachine, promptFormPaths as paths, useOf, type FormUse } from './prompt-form.paths-model';
-import { libraryDialog, PROMPT_ENTRY, PromptApi, PROMPTS, savedPrompt, savedPrompts, searchOwn, toast } from './prompt-library.paths-model';
+import { libraryDialog, paceSaves, PROMPT_ENTRY, PromptApi, PROMPTS, savedPrompt, savedPrompts, searchOwn, toast } from './prompt-library.paths-model';
 import { seededConversation } from '../helpers/seed';
 
 /**
@@ -157,6 +157,7 @@ test.describe('prompt-form paths (generated from machines/prompt-form.machine.ts
         const token = await apiToken(request);
         conversation = { id: await seededConversation(request, message), token };
       }
+      await paceSaves(page);
       await signInAndLand(page, accounts.user, /\/chat$/);
       const api = await PromptApi.of(page, request);
       const word = unique('plx').replace(' ', '');

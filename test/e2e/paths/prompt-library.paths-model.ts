@@ -3,6 +3,8 @@ import type { SnapshotFrom } from 'xstate';
 import type { PromptEntry } from '../../../contract/prompt-library';
 import { promptLibraryMachine, SAVE_PROMPT_FAILED } from '../../../machines/prompt-library.machine';
 import { notice } from '../../../machines/notice';
+import { isLocalServer } from '../helpers/accounts';
+import { waitOutRateLimits, withinRateLimits } from '../helpers/rate-limits';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step, signedInToken } from './paths-support';
 
 type Snap = SnapshotFrom<typeof promptLibraryMachine>;
@@ -110,6 +112,13 @@ export const promptLibraryPaths = asSteps<undefined>(
 export const PROMPTS = (url: URL) => url.pathname.endsWith('/api/v1/prompt-libraries/');
 export const PROMPT_ENTRY = (url: URL) => /\/api\/v1\/prompt-libraries\/[^/]+$/.test(url.pathname);
 
+/** Against a deployment, the person's saves (new prompts with POST, edits with PUT) wait out its per-person limit. */
+export async function paceSaves(page: Page) {
+  if (isLocalServer) return;
+  await waitOutRateLimits(page, PROMPTS, 'POST');
+  await waitOutRateLimits(page, PROMPT_ENTRY, 'PUT');
+}
+
 export const libraryDialog = (page: Page) => page.getByRole('dialog', { name: 'Prompt Library' });
 export const savedPrompts = (page: Page) => libraryDialog(page).getByRole('list', { name: 'Saved prompts' }).getByRole('listitem');
 /** A prompt in the list by its text (the item is labelled with it, cut at 60 characters: the tests' are shorter). */
@@ -139,7 +148,7 @@ export class PromptApi {
   async save(prompts: Array<{ prompt: string; tags: string[] }>): Promise<PromptEntry[]> {
     const saved: PromptEntry[] = [];
     for (const body of prompts) {
-      const res = await this.request.post('/api/v1/prompt-libraries/', { headers: this.headers, data: body });
+      const res = await withinRateLimits(() => this.request.post('/api/v1/prompt-libraries/', { headers: this.headers, data: body }));
       expect(res.status()).toBe(200);
       const entry = ((await res.json()) as { data: PromptEntry }).data;
       this.created.add(entry.id);

@@ -16,6 +16,7 @@ import { errorEnvelope, messageBox, unique, type Step } from './paths-support';
 import {
   AFTER,
   libraryDialog,
+  paceSaves,
   PROMPT_ENTRY,
   PromptApi,
   promptLibraryMachine,
@@ -320,6 +321,7 @@ test.describe('prompt-library paths (generated from machines/prompt-library.mach
   for (const path of paths) {
     test(path.events.map(stepName).join(' → '), async ({ page, context, request }) => {
       await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+      await paceSaves(page);
       await signInAndLand(page, accounts.user, /\/chat$/);
       const api = await PromptApi.of(page, request);
       const word = unique('plx').replace(' ', '');
