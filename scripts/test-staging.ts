@@ -77,9 +77,12 @@ const header = '| Machine | States here | Transitions here | Transitions locally
 const rows = stagingRows.map((s) => {
   const l = localRows.find((r) => r.machine === s.machine)!;
   const chart = `docs/machines/${s.machine}.md`;
-  const { failed = 0, skipped = 0 } = outcomes.get(specOf(s.machine)) ?? {};
+  const outcome = outcomes.get(specOf(s.machine));
+  const { failed = 0, skipped = 0 } = outcome ?? {};
   const verdict =
-    failed > 0
+    !outcome && !s.localOnly
+      ? 'NOT RUN (not in this selection)'
+      : failed > 0
       ? `FAILED (${failed} paths)`
       : skipped > 0
         ? `NOT ALL RUN (${skipped} paths skipped, the report says why; the figures count them)`

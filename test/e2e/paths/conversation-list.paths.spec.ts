@@ -1,216 +1,240 @@
-import { expect, test, type Page } from '@playwright/test';
-import { TITLE_EMPTY, SEARCH_TOO_SHORT } from '../../../contract/chat-constants';
-import {
-  DELETE_FAILED,
-  DELETED,
-  FETCH_FAILED,
-  LOAD_MORE_FAILED,
-  RENAME_FAILED,
-  RENAMED,
-  SEARCH_FAILED,
-  SEARCH_MORE_FAILED,
-} from '../../../machines/conversation-list.machine';
+import { expect, test, type APIRequestContext, type Page, type Route } from '@playwright/test';
+import { DEFAULT_CONVERSATION_TITLE, TITLE_EMPTY, SEARCH_TOO_SHORT } from '../../../contract/chat-constants';
+import { DELETE_FAILED, DELETED, RENAME_FAILED, RENAMED, SEARCH_FAILED } from '../../../machines/conversation-list.machine';
+import { MAX_TITLE_POLL_ATTEMPTS, TITLE_POLL_INTERVAL_MS } from '../../../machines/title-poll.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
-import { accounts, signInAndLand } from '../helpers/accounts';
-import {
-  conversationListMachine,
-  conversationListPaths,
-  DEBOUNCE,
-  pagerMachine,
-  pagerPaths,
-  SHORT,
-  WORD,
-} from './conversation-list.paths-model';
+import { accounts, isLocalServer, signInAndLand } from '../helpers/accounts';
 import { seededConversation } from '../helpers/seed';
-import { conversationNav, errorEnvelope, revealConversationLink } from './paths-support';
+import { conversationListMachine, conversationListPaths } from './conversation-list.paths-model';
+import { apiToken, ask, conversationLink, conversationNav, errorEnvelope, expectReplyComplete, revealConversationLink, type Step } from './paths-support';
 
 /**
- * The conversation list's generated paths (machines/conversation-list.machine.ts: rename and delete) and its two
- * pagers' (machines/pager.machine.ts with the list's inputs: the conversations with Load more, and search with the
- * 3-character hint, its results and their Load more), driven through the chat sidebar; the models are in
- * conversation-list.paths-model.ts. The account gets a page and a bit of conversations sharing one unique word
- * (seeded once per worker, test/e2e/helpers/seed.ts), so both Load mores have something to load and the search finds exactly
- * those.
+ * The conversation list's generated paths (machines/conversation-list.machine.ts, the model in
+ * conversation-list.paths-model.ts), driven through the chat sidebar as the demo user: rename and delete of a
+ * conversation of the test's own, and one path of what the list learns from the rest of the chat (a new
+ * conversation asked on the empty chat, which reads the list again, and its title found by the title poll; Load
+ * more; a search failing, then found, then Load more below its results). What the two pagers do with these is the
+ * pager's paths' (pager.paths.spec.ts). The account gets a page and a bit of conversations sharing one unique word
+ * (seeded once per worker, test/e2e/helpers/seed.ts), so both Load mores have something to load and the search
+ * finds exactly those; they, the tests' own and the new conversation are deleted through the API afterwards.
  *
- * Forced in the browser with `page.route` stubs answering a 500, so generated locally and against a deployment
- * alike (E2E_BASE_URL): a rename or a delete failing, and a pager's fetch failing (the first page,
- * the next page, the search).
- *
- * Not generated: the list's events that come from the chat rather than from the sidebar (a refresh after a reply,
- * a polled title, a pager's notice passed on), and the pager's filters, sort, page size and page buttons, which
- * the sidebar does not have (an admin table will).
+ * Generated locally and against a deployment alike (E2E_BASE_URL). Forced in the browser: a rename, a delete or a
+ * search failing (`page.route` stubs answering a 500), a rename's call held back until the person has opened the
+ * Delete dialog (and cancelled it), and the title poll's 20 s (Playwright's clock; a deployment's model may name
+ * the conversation a few checks later, so the clock moves on until it has).
  */
-const CONVERSATIONS = (url: URL) => url.pathname.endsWith('/api/v1/chat/conversations');
 const SEARCH = (url: URL) => url.pathname.endsWith('/api/v1/chat/conversations/search');
-const page2Of = (matches: (url: URL) => boolean) => (url: URL) => matches(url) && url.searchParams.get('page') === '2';
-const page1Of = (matches: (url: URL) => boolean) => (url: URL) => matches(url) && url.searchParams.get('page') === '1';
+const RENAME = (url: URL) => url.pathname.endsWith('/rename');
 const searchBox = (page: Page) => page.getByRole('searchbox', { name: 'Search conversations' });
 const loadMore = (page: Page) => conversationNav(page).getByRole('button', { name: 'Load more' });
 const links = (page: Page) => conversationNav(page).getByRole('link');
-const fail500 = (page: Page, matches: (url: URL) => boolean) => page.route(matches, (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
+const toast = (page: Page, text: string) => page.getByText(text).first();
 
 /** This worker's unique search word, on 11 conversations: one more than a page of the list and of the search. */
 const word = `corpus${Math.random().toString(36).slice(2, 8)}`;
+/** Every conversation this worker made (seeded, or asked in a path), deleted at its end. */
+const made: string[] = [];
 
-test.describe('conversation-list paths (generated from machines/conversation-list.machine.ts and pager.machine.ts)', () => {
+/** The worker's conversations: one after another locally (each a short write transaction), at once on a deployment. */
+async function seedMany(request: APIRequestContext, questions: string[]) {
+  if (isLocalServer) for (const q of questions) made.push(await seededConversation(request, q));
+  else made.push(...(await Promise.all(questions.map((q) => seededConversation(request, q)))));
+}
+
+async function deleteMade(request: APIRequestContext) {
+  const headers = { Authorization: `Bearer ${await apiToken(request)}` };
+  for (const id of made.splice(0)) {
+    const res = await request.delete(`/api/v1/chat/conversations/${id}`, { headers });
+    // Deleted already by its path.
+    expect([200, 404]).toContain(res.status());
+  }
+}
+
+/** Waits for the title poll to name the conversation: 20 s a check, as many checks as the model takes. */
+async function waitForTitle(page: Page, link: ReturnType<typeof conversationLink>) {
+  for (let check = 0; check < MAX_TITLE_POLL_ATTEMPTS; check++) {
+    await page.clock.fastForward(TITLE_POLL_INTERVAL_MS);
+    if (!(await link.innerText()).includes(DEFAULT_CONVERSATION_TITLE)) break;
+    await page.waitForTimeout(500);
+  }
+  await expect(link).not.toHaveText(DEFAULT_CONVERSATION_TITLE);
+}
+
+test.describe('conversation-list paths (generated from machines/conversation-list.machine.ts)', () => {
   test.beforeAll(async ({ playwright, baseURL }) => {
     const request = await playwright.request.newContext({ baseURL });
-    // One after another: each is one short write transaction on the server's database.
-    for (let i = 0; i < 11; i++) await seededConversation(request, `Budget ${word} question ${i}`);
+    await seedMany(request, Array.from({ length: 11 }, (_, i) => `Budget ${word} question ${i}`));
     await request.dispose();
   });
 
-  test.afterAll(() => {
+  test.afterAll(async ({ playwright, baseURL }) => {
+    const request = await playwright.request.newContext({ baseURL });
+    await deleteMade(request);
+    await request.dispose();
     console.log(formatCoverage('conversation-list (e2e paths)', coverageOf(conversationListMachine, conversationListPaths as never), conversationListPaths.length));
-    console.log(formatCoverage('pager (e2e paths)', coverageOf(pagerMachine, pagerPaths as never), pagerPaths.length));
   });
 
   for (const path of conversationListPaths) {
+    if (path.events[0]?.type === 'list.refresh') {
+      test(`from the chat: ${path.description}`, async ({ page }) => {
+        test.slow();
+        await page.clock.install();
+        await signInAndLand(page, accounts.user, /\/chat$/);
+        await expect(links(page)).toHaveCount(10);
+        let fresh = '';
+        for (const event of path.events) {
+          await test.step(event.type, () => chatStep(page, event, (id) => (fresh = id), () => fresh));
+        }
+      });
+      continue;
+    }
     test(`rename and delete: ${path.description}`, async ({ page, request }) => {
       const question = `Rename me ${Math.random().toString(36).slice(2, 8)}`;
       const id = await seededConversation(request, question);
+      made.push(id);
       await signInAndLand(page, accounts.user, /\/chat$/);
       const link = await revealConversationLink(page, id);
       const item = conversationNav(page).getByRole('listitem').filter({ has: page.locator(`a[href="/chat?id=${id}"]`) });
       let title = (await link.innerText()).trim();
       const dialog = page.getByRole('alertdialog', { name: 'Delete Conversation' });
-      for (const [i, event] of path.events.entries()) {
-        const next = path.events[i + 1];
-        await test.step(event.type, async () => {
-          switch (event.type) {
-            case 'conversation.rename': {
-              const typed = (event.title as string).trim() ? `Renamed ${question}` : '   ';
-              // The failing answer waits until the optimistic title has been seen (a stub answers at once).
-              let release = () => {};
-              const seen = new Promise<void>((resolve) => (release = resolve));
-              if (next?.type === 'xstate.error.actor.renameConversation') {
-                await page.route(
-                  (url) => url.pathname.endsWith('/rename'),
-                  async (route) => {
-                    await seen;
-                    await route.fulfill(errorEnvelope(500, 'Internal Server Error'));
-                  },
-                );
+      // A rename's call held back until its answer's step (or the path's end), answered by the server or failing.
+      let release = () => {};
+      try {
+        for (const [i, event] of path.events.entries()) {
+          const next = path.events[i + 1];
+          await test.step(event.type, async () => {
+            switch (event.type) {
+              case 'conversation.rename': {
+                const typed = (event.title as string).trim() ? `Renamed ${question}` : '   ';
+                if (typed.trim()) {
+                  const outcome = path.events.slice(i + 1).find((e) => e.type.endsWith('.renameConversation'))?.type;
+                  const held = new Promise<void>((resolve) => (release = resolve));
+                  await page.route(RENAME, async (route: Route) => {
+                    await held;
+                    await (outcome?.startsWith('xstate.error') ? route.fulfill(errorEnvelope(500, 'Internal Server Error')) : route.continue());
+                  });
+                }
+                await item.getByRole('button', { name: /^Rename / }).click();
+                await page.getByRole('textbox', { name: 'Conversation title' }).fill(typed);
+                await page.getByRole('textbox', { name: 'Conversation title' }).press('Enter');
+                if (typed.trim()) {
+                  // Shown at once, before the server answers.
+                  await expect(link).toHaveText(typed);
+                  title = typed;
+                  // Answered at once unless the person does something else meanwhile.
+                  if (!next || next.type.endsWith('.renameConversation')) release();
+                } else {
+                  await expect(page.getByText(TITLE_EMPTY)).toBeVisible();
+                  await expect(link).toHaveText(title);
+                }
+                return;
               }
-              await item.getByRole('button', { name: /^Rename / }).click();
-              await page.getByRole('textbox', { name: 'Conversation title' }).fill(typed);
-              await page.getByRole('textbox', { name: 'Conversation title' }).press('Enter');
-              if (typed.trim()) {
-                // Shown at once, before the server answers.
-                await expect(link).toHaveText(typed);
+              case 'xstate.done.actor.renameConversation':
                 release();
-                title = typed;
-              } else {
-                await expect(page.getByText(TITLE_EMPTY)).toBeVisible();
+                await expect(toast(page, RENAMED)).toBeVisible();
                 await expect(link).toHaveText(title);
-              }
-              return;
+                await page.unroute(RENAME);
+                return;
+              case 'xstate.error.actor.renameConversation':
+                release();
+                await expect(toast(page, RENAME_FAILED)).toBeVisible();
+                // Put back: the name it had before.
+                await expect(link).not.toHaveText(title);
+                title = (await link.innerText()).trim();
+                await page.unroute(RENAME);
+                return;
+              case 'conversation.askDelete':
+                await item.getByRole('button', { name: /^Delete / }).click();
+                await expect(dialog).toContainText(`Delete "${title}"? This cannot be undone.`);
+                return;
+              case 'conversation.cancelDelete':
+                await dialog.getByRole('button', { name: 'Cancel' }).click();
+                await expect(dialog).toBeHidden();
+                await expect(link).toHaveText(title);
+                return;
+              case 'conversation.delete':
+                if (next?.type === 'xstate.error.actor.deleteConversation') {
+                  await page.route(
+                    (url) => url.pathname.endsWith(`/chat/conversations/${id}`),
+                    (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')),
+                  );
+                }
+                await dialog.getByRole('button', { name: 'Delete' }).click();
+                // A path may end here: the conversation then goes as the server deletes it.
+                if (!next) await expect(link).toHaveCount(0);
+                return;
+              case 'xstate.done.actor.deleteConversation':
+                await expect(toast(page, DELETED)).toBeVisible();
+                await expect(dialog).toBeHidden();
+                await expect(link).toHaveCount(0);
+                return;
+              case 'xstate.error.actor.deleteConversation':
+                await expect(toast(page, DELETE_FAILED)).toBeVisible();
+                // The dialog stays for another try.
+                await expect(dialog.getByRole('button', { name: 'Delete' })).toBeEnabled();
+                await expect(link).toBeVisible();
+                await page.unroute((url) => url.pathname.endsWith(`/chat/conversations/${id}`));
+                return;
+              default:
+                throw new Error(`no browser step for ${event.type}`);
             }
-            case 'xstate.done.actor.renameConversation':
-              await expect(page.getByText(RENAMED)).toBeVisible();
-              await expect(link).toHaveText(title);
-              return;
-            case 'xstate.error.actor.renameConversation':
-              await expect(page.getByText(RENAME_FAILED)).toBeVisible();
-              // Put back: the name it had before.
-              await expect(link).not.toHaveText(title);
-              title = (await link.innerText()).trim();
-              await page.unroute((url) => url.pathname.endsWith('/rename'));
-              return;
-            case 'conversation.askDelete':
-              await item.getByRole('button', { name: /^Delete / }).click();
-              await expect(dialog).toContainText(`Delete "${title}"? This cannot be undone.`);
-              return;
-            case 'conversation.cancelDelete':
-              await dialog.getByRole('button', { name: 'Cancel' }).click();
-              await expect(dialog).toBeHidden();
-              await expect(link).toBeVisible();
-              return;
-            case 'conversation.delete':
-              if (next?.type === 'xstate.error.actor.deleteConversation') await fail500(page, (url) => url.pathname.endsWith(`/chat/conversations/${id}`));
-              await dialog.getByRole('button', { name: 'Delete' }).click();
-              return;
-            case 'xstate.done.actor.deleteConversation':
-              await expect(page.getByText(DELETED)).toBeVisible();
-              await expect(dialog).toBeHidden();
-              await expect(link).toHaveCount(0);
-              return;
-            case 'xstate.error.actor.deleteConversation':
-              await expect(page.getByText(DELETE_FAILED)).toBeVisible();
-              // The dialog stays for another try.
-              await expect(dialog.getByRole('button', { name: 'Delete' })).toBeEnabled();
-              await expect(link).toBeVisible();
-              await page.unroute((url) => url.pathname.endsWith(`/chat/conversations/${id}`));
-              return;
-            default:
-              throw new Error(`no browser step for ${event.type}`);
-          }
-        });
-      }
-    });
-  }
-
-  for (const path of pagerPaths) {
-    const searching = path.input.search !== undefined;
-    test(`${searching ? 'search' : 'conversations'}: ${path.description.replaceAll(DEBOUNCE, '1.5 s of quiet')}`, async ({ page }) => {
-      await signInAndLand(page, accounts.user, /\/chat$/);
-      const matches = searching ? SEARCH : CONVERSATIONS;
-      // The conversations load with the page: a failure of that first load is stubbed before it.
-      if (!searching && path.events[0]?.type === 'xstate.error.actor.fetchPage') await fail500(page, page1Of(CONVERSATIONS));
-      const loaded = searching ? null : page.waitForResponse((r) => page1Of(CONVERSATIONS)(new URL(r.url())));
-      await page.goto('/chat');
-      await loaded;
-      let more = false;
-      for (const [i, event] of path.events.entries()) {
-        const next = path.events[i + 1];
-        await test.step(event.type === DEBOUNCE ? '1.5 s of quiet' : event.type, async () => {
-          switch (event.type) {
-            case 'pager.search': {
-              const text = event.text === SHORT ? word.slice(0, 2) : event.text === WORD ? word : '';
-              if (next?.type === DEBOUNCE && path.events[i + 3]?.type === 'xstate.error.actor.fetchPage') await fail500(page, SEARCH);
-              await searchBox(page).fill(text);
-              if (event.text === SHORT) await expect(page.getByText(SEARCH_TOO_SHORT)).toBeVisible();
-              else await expect(page.getByText(SEARCH_TOO_SHORT)).toHaveCount(0);
-              // Cleared: the conversations again.
-              if (text === '') await expect(conversationNav(page).getByRole('region').first()).toBeVisible();
-              return;
-            }
-            case DEBOUNCE:
-              // The search runs once the typing has stopped; the results come in the next step.
-              await expect(page.getByText(SEARCH_TOO_SHORT)).toHaveCount(0);
-              return;
-            case 'pager.loadMore':
-              more = true;
-              if (next?.type === 'xstate.error.actor.fetchPage') await fail500(page, page2Of(matches));
-              await loadMore(page).click();
-              // A path may end here: the next page then comes as the server sends it.
-              if (!next) await expect.poll(() => links(page).count()).toBeGreaterThan(10);
-              return;
-            case 'xstate.done.actor.fetchPage':
-              if (more) {
-                // The next page below the first: the eleventh one on, and nothing more to load here.
-                await expect.poll(() => links(page).count()).toBeGreaterThan(10);
-                if (searching) await expect(links(page)).toHaveCount(11);
-              } else {
-                await expect(links(page)).toHaveCount(10);
-                await expect(loadMore(page)).toBeVisible();
-                if (searching) for (const link of await links(page).all()) await expect(link).toContainText(word);
-              }
-              return;
-            case 'xstate.error.actor.fetchPage': {
-              const sentence = more ? (searching ? SEARCH_MORE_FAILED : LOAD_MORE_FAILED) : searching ? SEARCH_FAILED : FETCH_FAILED;
-              await expect(page.getByText(sentence)).toBeVisible();
-              // What was shown stays.
-              if (more) await expect(links(page)).toHaveCount(10);
-              else await expect(conversationNav(page).getByText(searching ? 'No conversations found' : 'No conversations yet')).toBeVisible();
-              await page.unroute(more ? page2Of(matches) : searching ? SEARCH : page1Of(CONVERSATIONS));
-              return;
-            }
-            default:
-              throw new Error(`no browser step for ${event.type}`);
-          }
-        });
+          });
+        }
+      } finally {
+        release();
       }
     });
   }
 });
+
+/** One of the chat's events, as the person causes it on the chat screen (the list shows the first page of theirs). */
+async function chatStep(page: Page, event: Step, setFresh: (id: string) => void, fresh: () => string) {
+  switch (event.type) {
+    case 'list.refresh': {
+      // A new conversation asked on the empty chat: listed on top as soon as it is created, before its name.
+      const question = `Plan the team offsite ${Math.random().toString(36).slice(2, 6)}`;
+      await ask(page, question);
+      await expect(page).toHaveURL(/\/chat\?id=/);
+      const id = new URL(page.url()).searchParams.get('id')!;
+      made.push(id);
+      setFresh(id);
+      await expect(links(page).first()).toHaveAttribute('href', `/chat?id=${id}`);
+      await expect(conversationLink(page, id)).toHaveText(DEFAULT_CONVERSATION_TITLE);
+      await expectReplyComplete(page);
+      return;
+    }
+    case 'conversation.patch': {
+      const link = conversationLink(page, fresh());
+      await waitForTitle(page, link);
+      // The offline responder names it with the question's first words.
+      if (isLocalServer) await expect(link).toContainText('Plan the team offsite');
+      return;
+    }
+    case 'list.loadMore':
+      await loadMore(page).click();
+      await expect.poll(() => links(page).count()).toBeGreaterThan(10);
+      return;
+    case 'notice.show':
+      // The person starts typing the word and that search fails: the search pager's toast, passed on to the screen.
+      await page.route(SEARCH, (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
+      await searchBox(page).fill(word.slice(0, 5));
+      await expect(toast(page, SEARCH_FAILED)).toBeVisible();
+      await expect(conversationNav(page).getByText('No conversations found')).toBeVisible();
+      await page.unroute(SEARCH);
+      return;
+    case 'search.change':
+      // The whole word: a page of the worker's conversations.
+      await searchBox(page).fill(word);
+      await expect(page.getByText(SEARCH_TOO_SHORT)).toHaveCount(0);
+      await expect(links(page)).toHaveCount(10);
+      for (const link of await links(page).all()) await expect(link).toContainText(word);
+      return;
+    case 'search.loadMore':
+      await loadMore(page).click();
+      await expect(links(page)).toHaveCount(11);
+      await expect(loadMore(page)).toHaveCount(0);
+      return;
+    default:
+      throw new Error(`no browser step for ${event.type}`);
+  }
+}

@@ -215,11 +215,16 @@ async function expectScreen(run: Run, snapshot: UploadSnapshot, notices: Notice[
 
 /**
  * A state the screen passes through faster than a check can look: the answer that finds the documents ready also
- * ends the poll, and a delete nothing holds back is answered at once. Checked with the answer (the next step).
+ * ends the poll, a delete nothing holds back is answered at once, and so is a batch the server refuses whole (no
+ * stage clock for it: its error shows as soon as the refusal comes, which a deployment's server sent before the
+ * check could see Send off). Checked with the answer (the next step).
  */
+const refusedWhole = (next: Step | undefined) =>
+  next?.type === 'xstate.done.actor.uploadFiles' && (next.output as UploadOutcome[]).every((o) => o.document === null);
 const answeredAtOnce = (event: Step, next: Step | undefined) =>
   (event.type === 'poll.progress' && next?.type === 'xstate.done.actor.watch') ||
-  (event.type === 'file.delete' && next?.type === 'xstate.done.actor.deleteDocument');
+  (event.type === 'file.delete' && next?.type === 'xstate.done.actor.deleteDocument') ||
+  (event.type === 'files.add' && refusedWhole(next));
 
 /** The path's title: which files and which conversation (the event types alone repeat), the clock's steps short. */
 const titleOf = (events: Step[]) =>
