@@ -6,7 +6,7 @@ import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, isLocalServer, signInAndLand } from '../helpers/accounts';
 import { seededConversation } from '../helpers/seed';
 import { conversationListMachine, conversationListPaths } from './conversation-list.paths-model';
-import { apiToken, ask, conversationLink, conversationNav, errorEnvelope, expectReplyComplete, revealConversationLink, type Step } from './paths-support';
+import { apiToken, ask, conversationLink, createConversationByApi, conversationNav, errorEnvelope, expectReplyComplete, revealConversationLink, type Step } from './paths-support';
 
 /**
  * The conversation list's generated paths (machines/conversation-list.machine.ts, the model in
@@ -35,10 +35,16 @@ const word = `corpus${Math.random().toString(36).slice(2, 8)}`;
 /** Every conversation this worker made (seeded, or asked in a path), deleted at its end. */
 const made: string[] = [];
 
-/** The worker's conversations: one after another locally (each a short write transaction), at once on a deployment. */
+/**
+ * The worker's conversations: one after another locally (each a short write transaction on the server's database),
+ * at once on a deployment (each a real reply), asked with one sign-in (a deployment limits sign-ins a minute).
+ */
 async function seedMany(request: APIRequestContext, questions: string[]) {
   if (isLocalServer) for (const q of questions) made.push(await seededConversation(request, q));
-  else made.push(...(await Promise.all(questions.map((q) => seededConversation(request, q)))));
+  else {
+    const token = await apiToken(request);
+    made.push(...(await Promise.all(questions.map((q) => createConversationByApi(request, token, q)))));
+  }
 }
 
 async function deleteMade(request: APIRequestContext) {
