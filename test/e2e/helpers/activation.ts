@@ -2,28 +2,32 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import { expect, type APIRequestContext } from '@playwright/test';
-import { accounts, localDataDir, password } from './accounts';
+import { accounts, isLocalServer, localDataDir, password } from './accounts';
+import { decodeQuotedPrintable, mailsTo } from './mail-api';
 
-// Setting up activation scenarios on the local e2e server: people registered through the API as the demo admin,
-// their links read from the server's outbox (no SMTP locally), and the states only time makes (an expired link)
-// made by changing the server's SQLite database directly.
+// Setting up activation scenarios: people registered through the API as the demo admin, their links read from the
+// mail (the local server's outbox, or a deployment's mail-catcher: mail-api.ts), and the states only time makes (an
+// expired link) made by changing the local server's SQLite database directly.
 
-/** Every activation link mailed to `to`, oldest first, read from the local server's outbox. */
+const activationLinkIn = (eml: string) => eml.match(/https?:\/\/[^\s"<>]+\/activate\/[A-Za-z0-9_-]+/)?.[0];
+
+/** Every activation link mailed to `to`, oldest first: from the local server's outbox, or the mail-catcher's API. */
 async function activationLinks(to: string): Promise<string[]> {
+  if (!isLocalServer) return (await mailsTo(to)).map(activationLinkIn).filter((link): link is string => link !== undefined);
   const dir = `${localDataDir}/outbox`;
   const links: string[] = [];
   for (const f of (await readdir(dir).catch(() => [] as string[])).sort()) {
-    const eml = (await readFile(`${dir}/${f}`, 'utf8')).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const eml = decodeQuotedPrintable(await readFile(`${dir}/${f}`, 'utf8'));
     if (!new RegExp(`^To: ${to.replace(/[.]/g, '\\.')}\\r?$`, 'm').test(eml)) continue;
-    const m = eml.match(/https?:\/\/[^\s"<>]+\/activate\/[A-Za-z0-9_-]+/);
-    if (m) links.push(m[0]);
+    const link = activationLinkIn(eml);
+    if (link) links.push(link);
   }
   return links;
 }
 
 /** The path (/activate/{code}) of the `nth` (1-based) activation mail to `to`, waiting for it to arrive. */
 export async function activationPath(to: string, nth = 1): Promise<string> {
-  await expect.poll(async () => (await activationLinks(to)).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(nth);
+  await expect.poll(async () => (await activationLinks(to)).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(nth);
   return new URL((await activationLinks(to))[nth - 1]!).pathname;
 }
 
