@@ -6,7 +6,7 @@ import type { MachineCoverage } from '../test/e2e/paths/coverage';
 
 // `npm run test:staging`: QA's run of the generated browser paths against a deployment. The base URL and accounts come
 // from the environment or a `.env.staging` file (E2E_BASE_URL, E2E_PASSWORD, and E2E_SUPERUSER_EMAIL,
-// E2E_ADMIN_EMAIL, E2E_USER_EMAIL, E2E_NEWHIRE_EMAIL where they differ from the demo's). It prints, per machine, the
+// E2E_ADMIN_EMAIL, E2E_USER_EMAIL, E2E_NEWHIRE_EMAIL where they differ from the demo's; E2E_MAIL_API for mailed links). It prints, per machine, the
 // states and transitions the paths reach against the deployment beside the local run's figures and the 90% goal,
 // writes Playwright's HTML report (a trace kept for every failure) to playwright-report-staging/, and the table with
 // links to each machine's chart (docs/machines/) to playwright-report-staging/coverage.md; exits 1 on any failure.
