@@ -1,16 +1,10 @@
 import { createServer } from 'node:http';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpPeer } from '../../server/helpers/smtp-peer';
 
 // A stand-in for a staging mail-catcher, to try `npm run test:staging` against a copy on one machine: it takes the
 // server's mail over SMTP and answers the part of Mailpit's API the tests read (mail-api.ts), newest first as
 // Mailpit does. `tsx test/e2e/helpers/mail-catcher.ts <smtpPort> <httpPort>`; then start the copy with
 // SMTP_URL=smtp://127.0.0.1:<smtpPort>?ignoreTLS=true and run with E2E_MAIL_API=http://127.0.0.1:<httpPort>.
-
-interface Kept {
-  ID: string;
-  To: Array<{ Address: string }>;
-  raw: string;
-}
 
 const [smtpPort, httpPort] = process.argv.slice(2).map(Number);
 if (!smtpPort || !httpPort) {
@@ -18,35 +12,22 @@ if (!smtpPort || !httpPort) {
   process.exit(2);
 }
 
-const kept: Kept[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disableReverseLookup: true,
-  logger: false,
-  onData(stream, session, callback) {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => {
-      const To = session.envelope.rcptTo.map((r) => ({ Address: r.address }));
-      kept.push({ ID: String(kept.length + 1), To, raw: Buffer.concat(chunks).toString('utf8') });
-      callback();
-    });
-  },
-});
-smtp.listen(smtpPort, '127.0.0.1');
+// The server tests' SMTP peer keeps every mail; its place in that list is the mail's ID here.
+const { received } = await startSmtpPeer(smtpPort);
+const kept = () => received.map((mail, i) => ({ ID: String(i + 1), To: mail.to.map((Address) => ({ Address })), raw: mail.raw }));
 
 createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://catcher');
   const raw = /^\/api\/v1\/message\/([^/]+)\/raw$/.exec(url.pathname);
   if (raw) {
-    const mail = kept.find((m) => m.ID === decodeURIComponent(raw[1]!));
+    const mail = kept().find((m) => m.ID === decodeURIComponent(raw[1]!));
     res.writeHead(mail ? 200 : 404, { 'content-type': 'text/plain' }).end(mail?.raw ?? 'not found');
     return;
   }
   if (url.pathname === '/api/v1/search') {
     // Only the `to:"address"` query the tests send.
     const to = /^to:"([^"]+)"$/.exec(url.searchParams.get('query') ?? '')?.[1]?.toLowerCase();
-    const messages = kept
+    const messages = kept()
       .filter((m) => m.To.some((r) => r.Address.toLowerCase() === to))
       .reverse()
       .map(({ ID, To }) => ({ ID, To }));
