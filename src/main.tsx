@@ -7,6 +7,7 @@ import { afterLoadSettled } from './lib/after-load';
 import { routerReady } from './app/router-ready';
 import { prefetchOpenedConversation } from './app/conversation-prefetch';
 import { viewerOf } from './app/route-access';
+import { LiveMarker } from './app/live-marker';
 import { sessionActor } from './session/session';
 import './styles.css';
 
@@ -18,6 +19,7 @@ const container = document.getElementById('root')!;
 const app = (
   <StrictMode>
     <RouterProvider router={router} />
+    <LiveMarker />
   </StrictMode>
 );
 

@@ -9,6 +9,8 @@ interface AxeViolation { id: string; help: string; nodes: Array<{ target: unknow
 
 /** Runs axe-core in the page and fails with a readable list of what it found. */
 export async function expectNoAxeViolations(page: Page) {
+  // A prerendered page is drawn before it works; its controls restyle as it hydrates (src/app/live-marker.tsx).
+  await page.locator('html[data-live]').waitFor({ state: 'attached' });
   // Colour transitions (e.g. right after a colour-scheme switch) would be measured half-way. One that is cancelled
   // (hydration replacing the prerendered login form restyles it) rejects, and is over just the same.
   await page.evaluate(() =>
