@@ -1,6 +1,7 @@
 import type { SnapshotFrom } from 'xstate';
 import { chatSendMachine } from '../../../machines/chat-send.machine';
 import type { ChatMessage, ConversationMessages } from '../../../contract/chat';
+import { FAIR_USE_EXCEEDED, FAIR_USE_EXCEEDED_CODE } from '../../../contract/chat-constants';
 import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
@@ -12,11 +13,13 @@ type Snap = SnapshotFrom<typeof chatSendMachine>;
  * - MID_REPLY: a conversation whose first reply is still being written when the page opens it (a reload);
  * - `new-N`: the conversation a question on the new-chat screen creates (its id comes with the control record);
  * - LONG: a conversation of LONG_COUNT messages seeded before the path starts (local runs only): it opens on its
- *   latest page and the reader scrolls up for the one before.
+ *   latest page and the reader scrolls up for the one before;
+ * - GONE: a link to a conversation the server does not have (a person follows a wrong or stale link).
  */
 export const OTHER = 'other';
 export const MID_REPLY = 'mid-reply';
 export const LONG = 'long';
+export const GONE = 'gone';
 /** More than one page (50) and less than two: one earlier page, which holds the first message. */
 export const LONG_COUNT = 60;
 
@@ -54,10 +57,13 @@ function eventsFor(s: Snap): Step[] {
   ];
   switch (valueName(s.value)) {
     case 'loading':
+      if (id === GONE) return [{ type: 'xstate.error.actor.loadMessages', error: { notFound: true }, actorId: 'loadMessages' }];
       return [
         { type: 'xstate.done.actor.loadMessages', output: conversationOf(id!, id === MID_REPLY), actorId: 'loadMessages' },
         { type: 'xstate.error.actor.loadMessages', error: new Error('500'), actorId: 'loadMessages' },
       ];
+    case 'notFound':
+      return [{ type: 'conversation.open', conversationId: null }];
     case 'idle': {
       if (c.loadError) return [{ type: 'conversation.open', conversationId: null }];
       // The long conversation only scrolls up (its page, then nothing more: the path ends there).
@@ -72,6 +78,8 @@ function eventsFor(s: Snap): Step[] {
       }
       // A stop answered after the reply ended (the server answers it once the reply is saved).
       if (c.stoppingMessageId !== null) return [{ type: 'xstate.done.actor.stopReply', output: { message_id: c.stoppingMessageId, stopped: true }, actorId: 'stopReply' }];
+      // A refused question (the month's fair use) ends the path: the rest was seen from a new chat already.
+      if (c.messages.at(-1)?.content === FAIR_USE_EXCEEDED) return [];
       const saved = c.messages.find((m) => m.sender === 'user' && !m.id.startsWith('temp-'));
       return [
         { type: 'message.submit', text: 'Question', ...options },
@@ -91,6 +99,8 @@ function eventsFor(s: Snap): Step[] {
         return [
           { type: 'stream.control', conversationId: id ?? `new-${serverIds}`, messageId: `a-${serverIds}`, userMessageId: `u-${serverIds}` },
           { type: 'stream.failed', phase: 'request', detail: 'Network Error' },
+          // Refused for the month's fair use: only a new chat's first question (enough to reach it).
+          ...(id === null ? [{ type: 'stream.failed', phase: 'request', detail: FAIR_USE_EXCEEDED, code: FAIR_USE_EXCEEDED_CODE }] : []),
         ];
       }
       // A browsing reply says first that the web is being searched (the server's status), then its words come.
@@ -99,17 +109,29 @@ function eventsFor(s: Snap): Step[] {
     }
     case 'replying.streaming': {
       const stopping = c.stoppingMessageId !== null;
+      // More words: once per reply (the key leaves the text out, so a second chunk is the same state).
+      if (c.streamingText === 'Answer') return [{ type: 'stream.chunk', text: ' more' }];
       return [
         { type: 'stream.done', messageId: c.streamingMessageId, usage: { prompt_tokens: 1, completion_tokens: 1 }, stopped: stopping },
         // Stopped in the middle of the reply (the Stop button takes Send's place once the reply has its id).
         ...(stopping ? [] : [{ type: 'reply.stop' }]),
+        // The stop refused: said at once, and the reply goes on to its end.
+        ...(stopping ? [{ type: 'xstate.error.actor.stopReply', error: new Error('500'), actorId: 'stopReply' }] : []),
       ];
     }
-    case 'networkError':
-      return [...(id !== null ? [{ type: 'messages.refresh' }] : []), { type: 'message.submit', text: 'Again', ...options }];
+    case 'networkError': {
+      const saved = c.messages.find((m) => m.sender === 'user' && !m.id.startsWith('temp-'));
+      return [
+        ...(id !== null ? [{ type: 'messages.refresh' }] : []),
+        { type: 'message.submit', text: 'Again', ...options },
+        ...(saved ? [{ type: 'message.edit', messageId: saved.id, text: 'Edited', ...options }] : []),
+      ];
+    }
     case 'refreshing':
       return [
         { type: 'xstate.done.actor.loadRecent', output: conversationOf(id!, false), actorId: 'loadRecent' },
+        // The server answering no messages at all: nothing to repair with (forced with a stub).
+        { type: 'xstate.done.actor.loadRecent', output: { ...conversationOf(id!, false), messages: [] }, actorId: 'loadRecent' },
         { type: 'xstate.error.actor.loadRecent', error: new Error('500'), actorId: 'loadRecent' },
       ];
     case 'following':
@@ -129,7 +151,7 @@ const kind = (id: string | null) => (id === null ? 'none' : id.startsWith('new-'
 export { chatSendMachine };
 export const chatSendPaths = asSteps<{ conversationId: string | null }>(coveringPaths(chatSendMachine, maximalPaths({
   machine: chatSendMachine,
-  inputs: [{ conversationId: null }, { conversationId: MID_REPLY }],
+  inputs: [{ conversationId: null }, { conversationId: MID_REPLY }, { conversationId: GONE }],
   events: eventsFor as never,
   // What the events offered depend on: which conversation, a saved question to edit, the control record seen, a failed load.
   key: (s) =>
@@ -145,8 +167,12 @@ export const chatSendPaths = asSteps<{ conversationId: string | null }>(covering
       endsWithSavedReply(s.context.messages),
       s.context.lastRequest?.browsing ?? false,
       s.context.replyActivity !== null,
+      s.context.streamingText.length > 'Answer'.length,
+      s.context.messages.at(-1)?.content === FAIR_USE_EXCEEDED,
     ]),
   simpleKey: (s) => JSON.stringify([s.value, kind(s.context.conversationId)]),
+  // One path per edge: a send from a failure arrives where a send from idle does.
+  edgeKeys: true,
   // A long seeded conversation and the slow local web exist only beside the local server.
   filterEvents: (_s, e) => isLocalServer || !(opensLong(e as Step) || browses(e as Step)),
 })));

@@ -1,26 +1,34 @@
 import { expect, test, type Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
 import {
   CONNECTION_FAILED_TITLE,
+  FAIR_USE_REFUSED_TITLE,
   FETCH_MESSAGES_FAILED,
   MESSAGES_REFRESHED,
+  NO_MESSAGES_FOUND,
   refreshFailedText,
   SEND_REQUEST_FAILED,
+  STOP_FAILED,
 } from '../../../machines/chat-send.machine';
+import { FAIR_USE_EXCEEDED, FAIR_USE_EXCEEDED_CODE } from '../../../contract/chat-constants';
+import { CONVERSATION_NOT_FOUND, CONVERSATION_NOT_FOUND_TEXT } from '../../../src/features/chat/conversation-not-found';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { numberedLabel, seedConversation } from '../../bench/seed-conversation';
 import { accounts, isLocalServer, localDataDir, signInAndLand } from '../helpers/accounts';
-import { chatSendMachine, chatSendPaths as paths, LONG, LONG_COUNT, MID_REPLY, OTHER } from './chat-send.paths-model';
+import { chatSendMachine, chatSendPaths as paths, GONE, LONG, LONG_COUNT, MID_REPLY, OTHER } from './chat-send.paths-model';
 import {
   ask,
   assistantMessages,
   revealConversationLink,
   errorEnvelope,
+  signedInToken,
   expectReplyComplete,
   unique,
   userMessages,
   type Step,
 } from './paths-support';
 import { seededConversation, whileLocked } from '../helpers/seed';
+import { withinRateLimits } from '../helpers/rate-limits';
 
 /**
  * chat-send's generated paths (machines/chat-send.machine.ts), driven through the real chat UI; the model is in
@@ -38,8 +46,22 @@ import { seededConversation, whileLocked } from '../helpers/seed';
  * (`xstate.error.actor.loadRecent`: a 500 with the server's sentence) and the earlier page failing
  * (`xstate.error.actor.loadEarlier`: a 500).
  *
- * Not generated: a stream broken half-way or a server `error` record, the send actor itself throwing and the
- * follow poll failing (the model test covers them), and conversation opens that only the machine can tell apart.
+ * Also forced with stubs, locally and against a deployment: a link to a conversation the server does not have (a
+ * random id: the server's own 404, 'Conversation not found'), the question refused for the month's fair use (the
+ * server's 429 envelope with its code, `stream.failed` with code fair_use_exceeded: a deployment's allowance is not
+ * spent on purpose), Stop refused (a 500 on the stop: 'Failed to stop the reply', the reply goes on) and Refresh
+ * message answered with no messages at all ('No messages found in the response'). A reply's further words
+ * (`stream.chunk` in streaming) are seen by a page-side watch of the reply being written: its text grew more than
+ * once, whatever its words and speed.
+ *
+ * Not generated, because nothing a browser does can cause them (the model test covers them): the send actor itself
+ * failing in `thinking` or `streaming` and the follow child failing (each catches every failure and reports it as an
+ * event), `stream.done` or `stream.error` before any conversation (the server's control record always comes first),
+ * and a server `error` record (sent only when the model itself fails). Not generated yet, though a browser could
+ * force them: Regenerate after a stream cut after its control record (a route fulfilling part of the real body),
+ * Refresh message finding the reply still being written (then followed: its progress, words, Stop, the checks
+ * failing), and an earlier page that no longer fits after a refresh. Against a deployment, the long conversation and
+ * web browsing stay local (above), so 27 of 45 transitions are reached there and 31 locally (40 is the ceiling).
  */
 const REFRESH_DETAIL = 'The database is unavailable';
 
@@ -51,6 +73,23 @@ const longLabel = (n: number) => numberedLabel(n, LONG_COUNT);
 const scrollToTop = (page: Page) => page.getByTestId('message-scroller').evaluate((el) => el.scrollTo({ top: 0 }));
 const SEND = '**/api/v1/chat/messages*';
 const refreshButton = (page: Page) => page.getByRole('button', { name: 'Refresh message' });
+const isStop = (url: URL) => /\/chat\/messages\/[^/]+\/stop$/.test(url.pathname);
+
+/**
+ * A page-side watch of the reply being written (the busy assistant message): every distinct length its text had,
+ * since the last send. A reply's words come and go faster than a step can look, so the page keeps count.
+ */
+const watchReplies = () => {
+  const w = window as unknown as { replyLengths: Set<number> };
+  w.replyLengths = new Set();
+  new MutationObserver(() => {
+    const busy = document.querySelector('article[aria-busy="true"]');
+    const length = busy?.textContent?.trim().length ?? 0;
+    if (busy && length > 0) w.replyLengths.add(length);
+  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+};
+const replyLengths = (page: Page) => page.evaluate(() => (window as unknown as { replyLengths: Set<number> }).replyLengths.size);
+const forgetReplyLengths = (page: Page) => page.evaluate(() => (window as unknown as { replyLengths: Set<number> }).replyLengths.clear());
 
 /** What one browser test has in hand: the real ids behind the model's, and what it asked. */
 interface World {
@@ -74,7 +113,12 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
   switch (event.type) {
     case 'message.submit':
     case 'message.edit': {
-      if (next?.type === 'stream.failed') await page.route(SEND, (route) => route.abort('connectionfailed'));
+      if (next?.type === 'stream.failed' && next.code === FAIR_USE_EXCEEDED_CODE) {
+        await page.route(SEND, (route) =>
+          route.fulfill({ status: 429, json: { status: 'error', detail: FAIR_USE_EXCEEDED, message: FAIR_USE_EXCEEDED, code: FAIR_USE_EXCEEDED_CODE } }),
+        );
+      } else if (next?.type === 'stream.failed') await page.route(SEND, (route) => route.abort('connectionfailed'));
+      await forgetReplyLengths(page);
       w.lastQuestion = unique(event.type === 'message.edit' ? 'Edited question' : 'Plan the offsite');
       await setBrowsing(page, event.browsing === true);
       if (event.type === 'message.submit') {
@@ -105,6 +149,11 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       await expect(assistantMessages(page).last().getByRole('status')).toHaveText('Searching the web');
       return;
     case 'stream.chunk':
+      if (event.text !== 'Answer') {
+        // More words: the reply being written grew again (seen by the page's watch, however fast it was).
+        await expect.poll(() => replyLengths(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+        return;
+      }
       // The first words replace the thinking indicator.
       await expect(assistantMessages(page).last().getByText(/^(Thinking|Searching the web)$/)).toHaveCount(0, { timeout: 20_000 });
       await expect(assistantMessages(page).last()).not.toBeEmpty();
@@ -121,7 +170,15 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       return;
     }
     case 'reply.stop':
+      if (next?.type === 'xstate.error.actor.stopReply') await page.route(isStop, (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
       await page.getByRole('button', { name: 'Stop reply' }).click();
+      return;
+    case 'xstate.error.actor.stopReply':
+      // The stop was refused: said at once, and the reply goes on to its end, whole.
+      await expect(page.getByText(STOP_FAILED)).toBeVisible();
+      await expectReplyComplete(page);
+      await expect(assistantMessages(page).last().getByText('Stopped', { exact: true })).toHaveCount(0);
+      await page.unroute(isStop);
       return;
     case 'xstate.done.actor.stopReply':
       // The stop was answered: nothing is pending, the box takes the next question.
@@ -130,6 +187,7 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       return;
     case 'message.regenerate': {
       if (next?.type === 'stream.failed') await page.route(SEND, (route) => route.abort('connectionfailed'));
+      await forgetReplyLengths(page);
       await setBrowsing(page, false);
       const questions = await userMessages(page).count();
       const reply = assistantMessages(page).last();
@@ -141,6 +199,15 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       return;
     }
     case 'stream.failed':
+      if (event.code === FAIR_USE_EXCEEDED_CODE) {
+        // Not a failure to retry: the reply says why, no Refresh message, and the box is free again.
+        await expect(assistantMessages(page).last()).toContainText(FAIR_USE_REFUSED_TITLE);
+        await expect(assistantMessages(page).last()).toContainText(FAIR_USE_EXCEEDED);
+        await expect(refreshButton(page)).toHaveCount(0);
+        await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
+        await page.unroute(SEND);
+        return;
+      }
       // The same error box as a reply the model failed to write: its title, then the machine's sentence.
       await expect(assistantMessages(page).last()).toContainText(`${CONNECTION_FAILED_TITLE}${SEND_REQUEST_FAILED}`);
       await expect(refreshButton(page)).toBeVisible();
@@ -150,11 +217,27 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       if (next?.type === 'xstate.error.actor.loadRecent') {
         await page.route(isRecentLoad, (route) => route.fulfill(errorEnvelope(500, REFRESH_DETAIL)));
       }
+      if (next?.type === 'xstate.done.actor.loadRecent' && (next.output as { messages: unknown[] }).messages.length === 0) {
+        // The server's answer with its messages taken out.
+        await page.route(isRecentLoad, async (route) => {
+          const response = await route.fetch();
+          const body = (await response.json()) as { data: { messages: unknown[] } };
+          body.data.messages = [];
+          await route.fulfill({ response, json: body });
+        });
+      }
       await refreshButton(page).click();
       // A path may end here: the refresh then ends as it does on the real server.
       if (!next) await expect(page.getByText(MESSAGES_REFRESHED)).toBeVisible();
       return;
     case 'xstate.done.actor.loadRecent':
+      if ((event.output as { messages: unknown[] }).messages.length === 0) {
+        // Nothing came back to repair with: said as a failed refresh, and Refresh message stays.
+        await expect(page.getByText(refreshFailedText(NO_MESSAGES_FOUND))).toBeVisible();
+        await expect(refreshButton(page)).toBeVisible();
+        await page.unroute(isRecentLoad);
+        return;
+      }
       await expect(page.getByText(MESSAGES_REFRESHED)).toBeVisible();
       await expect(refreshButton(page)).toHaveCount(0);
       return;
@@ -197,6 +280,13 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       return;
     }
     case 'xstate.error.actor.loadMessages': {
+      if ((event.error as { notFound?: boolean }).notFound) {
+        // The server's own 404: said once, with a new chat offered, and no toast.
+        await expect(page.getByRole('heading', { name: CONVERSATION_NOT_FOUND })).toBeVisible();
+        await expect(page.getByText(CONVERSATION_NOT_FOUND_TEXT)).toBeVisible();
+        await expect(page.getByText(FETCH_MESSAGES_FAILED)).toHaveCount(0);
+        return;
+      }
       await expect(page.getByText(FETCH_MESSAGES_FAILED)).toBeVisible();
       await expect(userMessages(page)).toHaveCount(0);
       await page.unroute(isMessagesLoad(new URL(page.url()).searchParams.get('id')!));
@@ -237,6 +327,13 @@ async function setUp(page: Page, w: World, input: { conversationId: string | nul
   if (events.some((e) => e.type === 'conversation.open' && e.conversationId === LONG)) {
     w.ids.set(LONG, (await whileLocked(() => seedConversation(localDataDir, accounts.user, LONG_COUNT, { numbered: true }))).id);
   }
+  if (input.conversationId === GONE) {
+    // A link to a conversation the server has never had.
+    const id = randomUUID();
+    w.ids.set(GONE, id);
+    await page.goto(`/chat?id=${id}`);
+    return;
+  }
   await page.goto('/chat');
   await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
   if (input.conversationId !== MID_REPLY) return;
@@ -274,10 +371,12 @@ test.describe('chat-send paths (generated from machines/chat-send.machine.ts)', 
   });
 
   for (const path of paths) {
-    test(`${path.input.conversationId ? 'reloaded mid-reply' : 'new chat'}: ${path.description}`, async ({ page }) => {
+    const start = { [MID_REPLY]: 'reloaded mid-reply', [GONE]: 'a wrong link' }[path.input.conversationId ?? ''] ?? 'new chat';
+    test(`${start}: ${path.description}`, async ({ page }) => {
       // Real replies, one after another on a shared machine: more than the default 30 s.
       test.setTimeout(120_000);
       await signInAndLand(page, accounts.user, /\/chat$/);
+      await page.addInitScript(watchReplies);
       const w: World = { ids: new Map(), questions: new Map(), lastQuestion: '' };
       await setUp(page, w, path.input, path.events);
       for (const [i, event] of path.events.entries()) {
@@ -287,6 +386,13 @@ test.describe('chat-send paths (generated from machines/chat-send.machine.ts)', 
           const made = w.ids.get(event.conversationId as string);
           if (event.type === 'stream.control' && made && !w.questions.has(made)) w.questions.set(made, w.lastQuestion);
         });
+      }
+      // What the path made is deleted, so repeated runs on one organisation do not fill it.
+      const headers = { Authorization: `Bearer ${await signedInToken(page)}` };
+      for (const [model, id] of w.ids) {
+        if (model === GONE) continue;
+        const deleted = await withinRateLimits(() => page.request.delete(`/api/v1/chat/conversations/${id}`, { headers }));
+        expect(deleted.ok()).toBe(true);
       }
     });
   }

@@ -1,7 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import { DEFAULT_CONVERSATION_TITLE } from '../../../contract/chat-constants';
-import { titlePollInput, titlePollMachine } from '../../../machines/title-poll.machine';
-import { isLocalServer } from '../helpers/accounts';
+import { MAX_TITLE_POLL_ATTEMPTS, titlePollInput, titlePollMachine } from '../../../machines/title-poll.machine';
 import { asSteps, coveringPaths, maximalPaths, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof titlePollMachine>;
@@ -10,22 +9,24 @@ export const AFTER = 'xstate.after.POLL_INTERVAL.poll.waiting';
 export const NAMED = 'Named by the server';
 
 /**
- * The person's part is waiting (the clock moves 20 s on). What a check answers is the server's: named at once
- * locally; not yet named, or the fetch failing, only with a stub. After the second check only "not named yet" is
- * offered, so the one long path is the poll giving up after 20 checks (and not 3^20 ways down the ladder).
+ * The person's part is waiting (the clock moves 20 s on). What a check answers is the server's, or a stub's: the
+ * real answer once the server has named it; not yet named (the real answer with the default title), or the fetch
+ * failing, with a stub. The first check fails; after the second check only "not named yet" is offered, and on the
+ * last allowed check "not named yet" or a failure, so the long paths are the poll giving up after 20 checks either
+ * way (and not 3^20 ways down the ladder). The stubs are the browser's, so every path runs against a deployment too.
  */
 function eventsFor(s: Snap): Step[] {
   if (s.value === 'waiting') return [{ type: AFTER }];
   if (s.value !== 'checking') return [];
   const notYet: Step = { type: 'xstate.done.actor.check', output: DEFAULT_CONVERSATION_TITLE, actorId: 'check' };
-  if (s.context.attempts > 1) return [notYet];
+  const failed: Step = { type: 'xstate.error.actor.check', error: new Error('500'), actorId: 'check' };
   const named: Step = { type: 'xstate.done.actor.check', output: NAMED, actorId: 'check' };
-  if (s.context.attempts === 1) return [named, notYet];
-  return [
-    named,
-    notYet,
-    { type: 'xstate.error.actor.check', error: new Error('500'), actorId: 'check' },
-  ];
+  const { attempts } = s.context;
+  if (attempts === MAX_TITLE_POLL_ATTEMPTS - 1) return [notYet, failed];
+  if (attempts > 1) return [notYet];
+  if (attempts === 1) return [named, notYet];
+  // The first check fails: every path then goes on past a failure, and none needs a sign-in of its own for it.
+  return [failed];
 }
 
 export { titlePollMachine };
@@ -38,7 +39,5 @@ export const titlePollPaths = asSteps<unknown>(coveringPaths(
     key: (s) => JSON.stringify([s.value, s.context.attempts]),
     simpleKey: (s) => JSON.stringify(s.value),
     edgeKeys: true,
-    // A deployment's title is whatever its model names it: only the named answer is sure there.
-    filterEvents: (_s, e) => isLocalServer || !(e.type === 'xstate.error.actor.check' || (e.type === 'xstate.done.actor.check' && (e as { output?: string }).output === DEFAULT_CONVERSATION_TITLE)),
   }),
 ));
