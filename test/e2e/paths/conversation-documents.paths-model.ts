@@ -13,12 +13,16 @@ export const LIST_FAILED: Step = { ...notice('error', DOCUMENTS_FETCH_FAILED) };
 /**
  * The person opens a conversation that has one document (the path's start: its list, the pager, reads it), opens
  * Attached Documents, downloads, deletes (or cancels), closes; the server answers (or, with a stub, fails). The
- * list is the machine's child: its failed read is the `notice.show` it passes on. Switching conversations and
- * `documents.changed` (a finished upload or reply) belong to other screens' tests (attached-documents.spec.ts), so
- * they are not generated here.
+ * list is the machine's child: its failed read is the `notice.show` it passes on. With the modal closed they attach
+ * a file in the input box (`documents.changed` once its upload is over: the header counts it), or start a new chat
+ * (`conversation.open` with none) and press its documents button there ('No conversation selected').
+ *
+ * Not generated, because the view never sends it: `documents.close` while a delete is in flight (the confirmation
+ * sits on top of the modal and keeps Escape, outside clicks and its buttons while it waits). Switching to another
+ * conversation belongs to attached-documents.spec.ts.
  */
 function eventsFor(s: Snap): Step[] {
-  if (s.matches('none')) return [];
+  if (s.matches('none')) return [{ type: 'documents.open' }];
   const modal = valueName((s.value as { conversation: { modal: unknown } }).conversation.modal);
   if (s.matches({ conversation: { download: 'downloading' } })) {
     // The file arrives before the person does anything else.
@@ -29,7 +33,7 @@ function eventsFor(s: Snap): Step[] {
   }
   switch (modal) {
     case 'closed':
-      return [{ type: 'documents.open' }, LIST_FAILED];
+      return [{ type: 'documents.open' }, LIST_FAILED, { type: 'documents.changed' }, { type: 'conversation.open', conversationId: null }];
     case 'open.browsing':
       return [
         { type: 'documents.close' },
@@ -91,5 +95,16 @@ const generated = maximalPaths({
   edgeKeys: true,
 }).map(playable);
 
+/**
+ * The generator ends a path at a self-transition (`documents.changed` keeps the state), so the attached file and
+ * the new chat come as two paths that start in the same state: one path plays both (one sign-in and set-up less).
+ */
+const changed = generated.find((p) => p.events.length === 1 && p.events[0]!.type === 'documents.changed');
+const newChat = generated.find((p) => p.events[0]?.type === 'conversation.open');
+const joined: Path[] =
+  changed && newChat
+    ? [{ ...newChat, events: [...changed.events, ...newChat.events], description: [...changed.events, ...newChat.events].map((e) => e.type).join(' → ') }]
+    : [];
+
 export { conversationDocumentsMachine };
-export const conversationDocumentsPaths = asSteps<{ conversationId: string }>(coveringPaths(conversationDocumentsMachine, generated));
+export const conversationDocumentsPaths = asSteps<{ conversationId: string }>(coveringPaths(conversationDocumentsMachine, [...joined, ...generated]));

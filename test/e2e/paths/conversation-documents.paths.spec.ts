@@ -1,20 +1,24 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Download, type Page } from '@playwright/test';
-import { DOCUMENT_DELETE_FAILED, DOCUMENT_DELETED, DOCUMENTS_FETCH_FAILED } from '../../../contract/documents-constants';
-import { DOCUMENT_DOWNLOAD_FAILED, documentsLabel } from '../../../machines/conversation-documents.machine';
+import { DOCUMENT_DELETE_FAILED, DOCUMENT_DELETED, DOCUMENT_UPLOADED, DOCUMENTS_FETCH_FAILED } from '../../../contract/documents-constants';
+import { DOCUMENT_DOWNLOAD_FAILED, documentsLabel, NO_CONVERSATION_SELECTED } from '../../../machines/conversation-documents.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, signInByApi } from '../helpers/accounts';
 import { textDocument, uploadDocument, waitUntilProcessed } from '../helpers/documents-api';
 import { conversationDocumentsMachine, conversationDocumentsPaths as paths } from './conversation-documents.paths-model';
 import { errorEnvelope, signedInToken, unique, type Step } from './paths-support';
 import { seededConversation } from '../helpers/seed';
+import { withinRateLimits } from '../helpers/rate-limits';
+import { pickFiles } from './upload.page-files';
 
 /**
  * The conversation-documents machine's generated paths (machines/conversation-documents.machine.ts, the model in
  * conversation-documents.paths-model.ts), driven through the real header button and Attached Documents modal of a
  * conversation the test makes with one uploaded note. The list (the machine's pager child, whose failed read is
  * the `notice.show` it passes on), the delete and the download come from the real server; forced in the browser
- * with stubs, locally and against a deployment alike: each of them answering 500.
+ * with stubs, locally and against a deployment alike: each of them answering 500. A file attached in the input box
+ * is really uploaded (the header counts it once its upload is over: `documents.changed`); it is deleted with the
+ * conversation's documents at the end.
  */
 const LIST = (url: URL) => url.pathname === '/api/v1/documents/';
 const ANY_DOCUMENT = (url: URL) => url.pathname.startsWith('/api/v1/documents/');
@@ -33,6 +37,10 @@ interface Run {
   /** What the server holds. */
   count: number;
   download: Promise<Download> | null;
+  /** On the new-chat screen (the machine's `none`). */
+  newChat: boolean;
+  /** The documents the test made (deleted at its end). */
+  made: string[];
 }
 
 async function perform(run: Run, event: Step, next: Step | undefined) {
@@ -45,7 +53,32 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       await expect(page.getByText(DOCUMENTS_FETCH_FAILED).first()).toBeVisible();
       await page.unroute(LIST);
       return;
+    case 'documents.changed': {
+      // A file attached in the input box: once its upload is over, the header counts it without a reload.
+      const attached = textDocument(`attached-${name}`, `Attached to ${name}.`);
+      const upload = page.waitForResponse((r) => r.url().includes('/api/v1/documents/upload/') && r.request().method() === 'POST');
+      await pickFiles(page, [attached]);
+      run.made.push(((await (await upload).json()) as { data: { id: string } }).data.id);
+      await expect(page.getByText(DOCUMENT_UPLOADED)).toBeVisible({ timeout: 30_000 });
+      run.count += 1;
+      await expect(page.getByRole('button', { name: documentsLabel(run.count), exact: true })).toBeVisible();
+      return;
+    }
+    case 'conversation.open':
+      await page.getByRole('button', { name: 'New Chat' }).click();
+      await expect(page).toHaveURL(/\/chat$/);
+      await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
+      // A new chat has no documents (the file attached there went with the conversation).
+      run.newChat = true;
+      await expect(page.getByRole('button', { name: documentsLabel(0), exact: true })).toBeVisible();
+      return;
     case 'documents.open': {
+      if (run.newChat) {
+        await page.getByRole('button', { name: documentsLabel(0), exact: true }).click();
+        await expect(page.getByText(NO_CONVERSATION_SELECTED)).toBeVisible();
+        await expect(dialog(page)).toHaveCount(0);
+        return;
+      }
       if (readFails) await fail(page, LIST, 'GET');
       const read = listRead(page);
       await page.getByRole('button', { name: /^\d+ Documents?$/ }).click();
@@ -131,16 +164,37 @@ test.describe('conversation-documents paths (generated from machines/conversatio
       const token = await signedInToken(page);
       const conversationId = await seededConversation(request, unique('A conversation with a note'));
       const code = Math.random().toString(36).slice(2, 8);
-      const run: Run = { page, name: `note-${code}.txt`, sentence: `Note ${code} says the meeting moved to Thursday.`, count: 1, download: null };
-      const uploaded = await uploadDocument(request, token, conversationId, textDocument(run.name, run.sentence));
-      await waitUntilProcessed(request, token, uploaded.id);
-      const firstReadFails = path.events[0]?.type === 'notice.show';
-      if (firstReadFails) await fail(page, LIST, 'GET');
-      // The path starts when the conversation opens (its list reads the documents).
-      await page.goto(`/chat?id=${encodeURIComponent(conversationId)}`);
-      if (!firstReadFails) await expect(page.getByRole('button', { name: documentsLabel(run.count), exact: true })).toBeVisible();
-      for (const [i, event] of path.events.entries()) {
-        await test.step(event.type, () => perform(run, event, path.events[i + 1]));
+      const run: Run = {
+        page,
+        name: `note-${code}.txt`,
+        sentence: `Note ${code} says the meeting moved to Thursday.`,
+        count: 1,
+        download: null,
+        newChat: false,
+        made: [],
+      };
+      try {
+        const uploaded = await uploadDocument(request, token, conversationId, textDocument(run.name, run.sentence));
+        run.made.push(uploaded.id);
+        await waitUntilProcessed(request, token, uploaded.id);
+        const firstReadFails = path.events[0]?.type === 'notice.show';
+        if (firstReadFails) await fail(page, LIST, 'GET');
+        // The path starts when the conversation opens (its list reads the documents).
+        await page.goto(`/chat?id=${encodeURIComponent(conversationId)}`);
+        if (!firstReadFails) await expect(page.getByRole('button', { name: documentsLabel(run.count), exact: true })).toBeVisible();
+        for (const [i, event] of path.events.entries()) {
+          await test.step(event.type, () => perform(run, event, path.events[i + 1]));
+        }
+      } finally {
+        // What the test made goes (a staging organisation keeps no trace of repeated runs): its documents (a path
+        // may have deleted one already), then the conversation.
+        const headers = { Authorization: `Bearer ${token}` };
+        for (const id of run.made) {
+          const gone = await withinRateLimits(() => request.delete(`/api/v1/documents/${encodeURIComponent(id)}`, { headers }));
+          expect([200, 204, 404]).toContain(gone.status());
+        }
+        const deleted = await withinRateLimits(() => request.delete(`/api/v1/chat/conversations/${encodeURIComponent(conversationId)}`, { headers }));
+        expect(deleted.ok()).toBe(true);
       }
     });
   }

@@ -26,7 +26,9 @@ const modelText = (s: Snap, kind: TextKind) => (kind === 'saved' ? s.context.sav
 
 /**
  * The person opens /global-policy (the load is the path's first event), retries a failed load, puts another
- * kind of text in the editor, resets, saves; the server answers (or, with a stub, fails). Not generated: what
+ * kind of text in the editor, resets, saves; the server answers (or, with a stub, fails). With unsaved changes
+ * they follow a link to another page (`policy.leave`: the page asks first), then stay on the page or discard the
+ * changes and leave. Not generated: what
  * the view does not offer — filling the text that is already there (no change reaches the machine), Save when
  * nothing changed or over the limit (disabled), Reset when nothing changed (disabled), typing while saving (the
  * editor is disabled), saving before the policy has loaded (no form).
@@ -57,8 +59,11 @@ function eventsFor(s: Snap): Step[] {
         ...kinds.filter((k) => k !== now).map((kind) => ({ type: 'policy.change', text: modelText(s, kind), kind })),
         ...(now !== 'saved' ? [{ type: 'policy.reset' }] : []),
         ...(now === 'edited' ? [{ type: 'policy.save' }] : []),
+        ...(state === 'dirty' || state === 'error' ? [{ type: 'policy.leave' }] : []),
       ];
     }
+    case 'leaving':
+      return [{ type: 'policy.stay' }, { type: 'policy.discard' }];
     default:
       return [];
   }

@@ -21,7 +21,8 @@ import { OVER, policyEditorMachine, policyEditorPaths as paths, type TextKind } 
  *
  * Every save is held in the browser (a pass-through `page.route`, also on staging) until the step has seen the
  * editor busy, then goes to the real server. Generated locally and against a deployment alike (E2E_BASE_URL), forced in the browser with stubs: the load
- * failing (a 500 on GET /global-policy/) and the save's connection dropped (PUT aborted).
+ * failing (a 500 on GET /global-policy/) and the save's connection dropped (PUT aborted). Leaving with unsaved
+ * changes is the sidebar's Departments link; discarding them is checked by coming back through the sidebar.
  */
 const POLICY = (url: URL) => url.pathname.endsWith('/api/v1/global-policy/');
 const isPolicy = (r: Response, method: string) => r.request().method() === method && POLICY(new URL(r.url()));
@@ -36,6 +37,8 @@ const toast = (page: Page, text: string) => page.getByRole('alertdialog', { name
 const loadingSpinner = (page: Page) => page.getByRole('status').filter({ hasText: 'Loading policy' });
 /** The page's own banner (the toast says POLICY_LOAD_FAILED). */
 const loadFailedBanner = (page: Page) => page.getByRole('alert').filter({ hasText: 'The policy could not be loaded.' });
+const leaveDialog = (page: Page) => page.getByRole('alertdialog', { name: 'Discard unsaved changes?' });
+const sidebarLink = (page: Page, name: string) => page.getByRole('link', { name }).first();
 
 /** The counter as a person reads it: words of the limit, near or over it, and whether changes are unsaved. */
 function counterText(text: string, unsaved: boolean) {
@@ -202,6 +205,35 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       run.text = run.saved;
       await expectEditor(run);
       await expect(page.getByText('Unsaved changes')).toHaveCount(0);
+      return;
+    }
+    case 'policy.leave':
+      // Another page of the sidebar: the page asks first, and stays until answered.
+      await sidebarLink(page, 'Departments').click();
+      await expect(leaveDialog(page)).toBeVisible();
+      await expect(leaveDialog(page)).toContainText('If you leave this page now, they will be lost.');
+      await expect(page).toHaveURL(/\/global-policy$/);
+      return;
+    case 'policy.stay':
+      await leaveDialog(page).getByRole('button', { name: 'Stay on this page' }).click();
+      await expect(leaveDialog(page)).toHaveCount(0);
+      await expect(page).toHaveURL(/\/global-policy$/);
+      // The changes are kept, still unsaved.
+      await expectEditor(run);
+      await expect(page.getByText('Unsaved changes')).toBeVisible();
+      return;
+    case 'policy.discard': {
+      const saves = run.held.length;
+      await leaveDialog(page).getByRole('button', { name: 'Discard and leave' }).click();
+      await expect(page).toHaveURL(/\/departments$/);
+      await expect(page.getByRole('heading', { name: 'Department Management', level: 1 })).toBeVisible();
+      expect(run.held).toHaveLength(saves);
+      // Back on the page: the policy as the server has it, the discarded text gone.
+      run.load = nextLoad(page);
+      await sidebarLink(page, 'Global Policy').click();
+      const discarded = run.text;
+      await perform(run, { type: 'xstate.done.actor.loadPolicy' }, undefined);
+      expect(run.text).not.toBe(discarded);
       return;
     }
     case 'xstate.error.actor.savePolicy':

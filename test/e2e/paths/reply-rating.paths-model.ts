@@ -9,11 +9,12 @@ export const COMMENT = 'Automated path test: it answered another question.';
 
 /**
  * The person presses a thumb (the pressed one again clears it); after a thumbs down they write a comment and send
- * it, or skip it, or press a thumb instead. The server saves (or, with a stub, fails). Not generated: presses while
- * a save is in flight (the machine ignores them; a browser cannot hold the save open without a stub), an
- * over-long comment (the text area stops at the limit), a send of nothing written (the same request as skip's
- * first save), a thumb pressed while the comment dialog is open (the dialog holds the page: a press outside it
- * closes it, which is `comment.skip`).
+ * it, or skip it. The server saves (or, with a stub, fails); a second press while the first save is in flight
+ * (the browser holds the server's answer to the first) is saved instead. Not generated, because a person cannot
+ * cause them: an over-long comment (`comment.send` refused with its message: the text area stops at the limit, so
+ * the trimmed comment never exceeds it), a thumb pressed while the comment dialog is open (the dialog is modal:
+ * a press outside it lands on its underlay and closes it, which is `comment.skip`, and focus stays inside it).
+ * Also left out: a send of nothing written (the same request as skip's first save).
  */
 function eventsFor(s: Snap): Step[] {
   const thumbs: Step[] = [
@@ -26,6 +27,13 @@ function eventsFor(s: Snap): Step[] {
     case 'commenting':
       return [...(s.context.comment ? [{ type: 'comment.send' }] : [{ type: 'comment.edit', text: COMMENT }]), { type: 'comment.skip' }];
     case 'saving':
+      return [
+        // A second press while the first is saved (the browser holds the first save): only after a first press of
+        // the up thumb, so that one path takes the transition.
+        ...(s.context.saved === null && s.context.rating === 'up' ? [{ type: 'rating.choose', rating: 'down' }] : []),
+        { type: 'xstate.done.actor.save', output: { message_id: 'm', rating: null, comment: null }, actorId: 'save' },
+        { type: 'xstate.error.actor.save', error: new Error('500'), actorId: 'save' },
+      ];
     case 'sendingComment':
       return [
         { type: 'xstate.done.actor.save', output: { message_id: 'm', rating: null, comment: null }, actorId: 'save' },

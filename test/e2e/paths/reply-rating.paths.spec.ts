@@ -11,6 +11,8 @@ import { seededConversation } from '../helpers/seed';
  * The thumbs under a reply (machines/reply-rating.machine.ts, the model in reply-rating.paths-model.ts), driven
  * through the real buttons and comment dialog of a conversation made through the API. Saves go to the real server
  * (PUT /chat/messages/{id}/rating); forced in the browser with a stub, locally and against a deployment alike: the server failing a save (500).
+ * A press while a save is in flight: the first save reaches the server, its answer is held in the browser until
+ * the second press has been sent (a pass-through route), so the first is the one the machine drops.
  */
 // The client adds a `t` timestamp query to every call: the stub matches the path with or without one.
 const RATING = /\/api\/v1\/chat\/messages\/[^/]+\/rating(\?|$)/;
@@ -26,6 +28,8 @@ interface Run {
   /** The save in flight is the comment's. */
   sendingComment: boolean;
   puts: Request[];
+  /** Lets the held answer to the save in flight reach the page. */
+  releaseAnswer: (() => void) | null;
 }
 
 const reply = (page: Page) => assistantMessages(page).last();
@@ -43,6 +47,22 @@ async function failNextSave(page: Page, next: Step | undefined) {
   await page.route(RATING, (route) => (route.request().method() === 'PUT' ? route.fulfill(errorEnvelope(500, FAILURE)) : route.fallback()));
 }
 
+/** Holds the server's answer to the next save (the save itself reaches the server); returns its release. */
+async function holdNextAnswer(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    RATING,
+    async (route) => {
+      const response = await route.fetch();
+      await released;
+      await route.fulfill({ response });
+    },
+    { times: 1 },
+  );
+  return release;
+}
+
 async function perform(run: Run, event: Step, next: Step | undefined) {
   const { page } = run;
   switch (event.type) {
@@ -52,12 +72,24 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       run.comment = '';
       run.sendingComment = false;
       await failNextSave(page, next);
+      // Pressed again while this save is in flight: the server gets it, its answer waits for the second press.
+      if (next?.type === 'rating.choose') run.releaseAnswer = await holdNextAnswer(page);
       const request = page.waitForRequest(isRatingPut);
       await reply(page).hover();
       await thumb(page, pressed).click();
-      expect((await request).postDataJSON()).toEqual({ rating: run.shown, comment: null });
+      const sent = await request;
+      expect(sent.postDataJSON()).toEqual({ rating: run.shown, comment: null });
       // Shown at once, before the server answers (a stubbed failure answers at once: its step checks the revert).
       if (next?.type !== 'xstate.error.actor.save') await expectThumbs(page, run.shown);
+      const earlier = run.releaseAnswer;
+      if (earlier && next?.type !== 'rating.choose') {
+        // The earlier save's answer comes late: the newer choice stays shown.
+        run.releaseAnswer = null;
+        earlier();
+        // (The page has given up on it: it ends aborted, or answered and unheeded.)
+        await run.puts[run.puts.length - 2]!.response();
+        await expectThumbs(page, run.shown);
+      }
       return;
     }
     case 'xstate.done.actor.save':
@@ -124,7 +156,7 @@ test.describe('reply rating paths (generated from machines/reply-rating.machine.
       const id = await seededConversation(page.request, unique('Rate me'));
       await page.goto(`/chat?id=${id}`);
       await expect(reply(page)).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
-      const run: Run = { page, shown: null, saved: null, comment: '', sendingComment: false, puts: [] };
+      const run: Run = { page, shown: null, saved: null, comment: '', sendingComment: false, puts: [], releaseAnswer: null };
       page.on('request', (r) => {
         if (isRatingPut(r)) run.puts.push(r);
       });

@@ -11,12 +11,15 @@ const failure = (status: number, serverDetail: string | null) => Object.assign(n
 /** A server fault (a stubbed 500) and a dropped connection (a stubbed abort): both offer 'Try again'. */
 export const SERVER_FAULT = failure(500, 'Internal Server Error');
 export const NO_ANSWER = failure(0, null);
+/** Stopping a link already stopped elsewhere (another tab, another device): the server's 404, stopped all the same. */
+export const ALREADY_GONE = failure(404, 'Share not found');
 
 /**
  * The person opens the modal (the path's start), copies, waits, tries again, stops sharing (or thinks better of
  * it) and makes a new link; the server gives the link (or, with a stub, fails or does not answer), the clipboard
- * takes it (or, with a stub, refuses), the server stops the share (or, with a stub, fails). Each state offers each
- * of its events once: copying is not offered again from `copied` (the same transition as from `idle`).
+ * takes it (or, with a stub, refuses; or, held, lets a second click land while it answers), the server stops the
+ * share (or, with a stub, fails; or answers 404 because the link was stopped elsewhere meanwhile). Each state offers
+ * each of its events once: copying is not offered again from `copied` (the same transition as from `idle`).
  */
 function eventsFor(s: Snap): Step[] {
   switch (valueName(s.value)) {
@@ -36,11 +39,13 @@ function eventsFor(s: Snap): Step[] {
       return [
         { type: 'xstate.done.actor.revokeLink', output: undefined, actorId: 'revokeLink' },
         { type: 'xstate.error.actor.revokeLink', error: SERVER_FAULT, actorId: 'revokeLink' },
+        { type: 'xstate.error.actor.revokeLink', error: ALREADY_GONE, actorId: 'revokeLink' },
       ];
     case 'stopped':
       return [{ type: 'share.again' }];
     case 'ready.copying':
       return [
+        { type: 'share.copy' },
         { type: 'xstate.done.actor.copyText', output: undefined, actorId: 'copyText' },
         { type: 'xstate.error.actor.copyText', error: new Error('denied'), actorId: 'copyText' },
       ];

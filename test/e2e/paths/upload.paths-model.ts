@@ -2,7 +2,6 @@ import { initialTransition, transition, type SnapshotFrom } from 'xstate';
 import type { DocumentView } from '../../../contract/documents';
 import { MAX_DOCUMENTS_PER_MESSAGE, UPLOAD_TYPE_REFUSED, uploadContentMismatch, type DocumentStatus } from '../../../contract/documents-constants';
 import { CLOCK_STATES, uploadMachine } from '../../../machines/upload.machine';
-import { isLocalServer } from '../helpers/accounts';
 import { coveringPaths, maximalPaths, type Step, type StepPath } from './paths-support';
 
 type Snap = SnapshotFrom<typeof uploadMachine>;
@@ -83,9 +82,15 @@ const elsewhere = (s: Snap): Step => ({ type: 'conversation.open', conversationI
 /**
  * Only the orders a browser produces. The server stores a file in milliseconds and ingests a small one within the
  * poll's first second, so a batch's work is settled while 'Uploading' still shows; the clock only runs ahead of a
- * server held back (a stub holding the upload, local runs only), and then it runs to 'Saving chunks' first. The
+ * server held back (the browser holds the upload with a route), and then it runs to 'Saving chunks' first. The
  * first check already finds the documents ready (its progress, then the poll's end). One thing at a time: a batch
- * starts beside no delete and a delete beside no batch (the model test covers the regions' interleavings).
+ * starts beside no delete and a delete beside no batch (the model test covers the regions' interleavings). While
+ * 'Uploading' still shows, the person may drop more files than a message takes (refused, the batch goes on).
+ *
+ * Not generated, because the product's actors never end that way, whatever the server answers (src/features/chat/
+ * documents-actors.ts): the upload call breaking (`xstate.error.actor.uploadFiles`: each file's failure, a dropped
+ * connection or a 500 included, is that file's refused outcome) and the watch poll breaking
+ * (`xstate.error.actor.watch`: a failed status check is not a break, the poll goes on checking).
  */
 function eventsFor(s: Snap): Step[] {
   const c = s.context;
@@ -134,16 +139,13 @@ function eventsFor(s: Snap): Step[] {
     default: {
       // A file picked while the pasted image still shows 'Uploading' waits for the next batch (once a path: each
       // batch is 6 s or more). Offered once the server answered, so no held upload is mistaken for it.
-      const queue = c.batch[0]?.name === 'screenshot.png' && c.queued.length === 0 && c.files.length === 0 ? [addFiles('picked')] : [];
+      const queue = c.batch[0]?.name === 'screenshot.png' && c.queued.length === 0 && c.files.length === 0 ? [addFiles('picked'), addFiles('tooMany')] : [];
       // Settled: only 'Uploading' holds the batch (any later stage ends it at once).
       return clock === 'uploading' ? [{ type: AFTER.uploading }, ...queue] : [];
     }
   }
 }
 
-/** Forced with stubs, so generated only locally: a delete failing, and an upload held until the clock ran ahead. */
-const isLocalOnly = (s: Snap, e: Step) =>
-  e.type === 'xstate.error.actor.deleteDocument' || (e.type.startsWith('xstate.after.') && workOf(s) === 'sending');
 
 /**
  * The screen's ways in that one machine event stands for: each file set (picked, dropped, pasted; refused, too many)
@@ -195,9 +197,51 @@ const generated = maximalPaths({
     ]),
   simpleKey: (s) => JSON.stringify([workOf(s) ?? 'idle', s.hasTag('deleting'), s.context.conversationId, Math.min(s.context.files.length, 1)]),
   edgeKeys: true,
-  filterEvents: (s, e) => (isLocalOnly(s, e as Step) ? isLocalServer : true),
 });
 
+type Generated = (typeof generated)[number];
+
+/** Where a path's events lead, by what the screen shows (the state and the counts of files in each role). */
+const endKey = (input: { conversationId: string | null }, events: unknown[]) => {
+  let [s] = initialTransition(uploadMachine, input);
+  for (const e of events) [s] = transition(uploadMachine, s, e as never);
+  const c = s.context;
+  return JSON.stringify([s.value, c.conversationId, c.files.length, c.batch.length, c.queued.length, c.processing.length]);
+};
+
+/**
+ * The generator ends a path at a transition that keeps the state (files refused, too many) or that comes back to
+ * the start (the only listed file deleted), so each would cost a sign-in and a page load of its own.
+ * Played inside another path instead: a self-transition where a longer path passes through the same state, a path
+ * back at the start followed by another path. The replay checks each join leads where the parts did.
+ */
+function joined(paths: Generated[]): Generated[] {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const out: Generated[] = [];
+  const used = new Set<Generated>();
+  const join = (events: Generated['events'], parts: Generated[]) => {
+    parts.forEach((p) => used.add(p));
+    out.push({ ...parts[0]!, events, values: [], description: events.map((e) => e.type).join(' → ') });
+  };
+  for (const p of paths) {
+    if (used.has(p) || !p.events.length) continue;
+    const head = p.events.slice(0, -1);
+    const last = p.events.at(-1)!;
+    if (endKey(p.input, p.events) === endKey(p.input, head)) {
+      const q = paths.find((o) => o !== p && !used.has(o) && o.events.length > head.length && head.every((e, i) => same(e, o.events[i])) && !same(o.events[head.length], last));
+      if (q) join([...head, last, ...q.events.slice(head.length)], [p, q]);
+    } else if (endKey(p.input, p.events) === endKey(p.input, [])) {
+      // The shortest other path (itself joined or not: the covering choice keeps whichever reaches more).
+      const q = paths.filter((o) => o !== p && o.events.length > 1 && same(o.input, p.input)).sort((a, b) => a.events.length - b.events.length)[0];
+      if (q) join([...p.events, ...q.events], [p, q]);
+    }
+  }
+  return out;
+}
+
 export { uploadMachine };
-export const uploadPaths: StepPath<{ conversationId: string | null }>[] = withEveryWay(coveringPaths(uploadMachine, generated) as unknown as StepPath<{ conversationId: string | null }>[], generated as unknown as StepPath<{ conversationId: string | null }>[],
+const candidates = [...joined(generated), ...generated];
+export const uploadPaths: StepPath<{ conversationId: string | null }>[] = withEveryWay(
+  coveringPaths(uploadMachine, candidates) as unknown as StepPath<{ conversationId: string | null }>[],
+  candidates as unknown as StepPath<{ conversationId: string | null }>[],
 );

@@ -9,6 +9,7 @@ import { accounts, signInAndLand } from '../helpers/accounts';
 import { dropFiles, pasteFiles, pickFiles, type PageFile } from './upload.page-files';
 import { AFTER, CONVERSATION, FILE_SETS, uploadMachine, uploadPaths as paths, type FileSetName, type ModelFile } from './upload.paths-model';
 import {
+  apiTokenOf,
   errorEnvelope,
   expectReplyComplete,
   messageBox,
@@ -17,14 +18,17 @@ import {
   type Step,
 } from './paths-support';
 import { seededConversation } from '../helpers/seed';
+import { withinRateLimits } from '../helpers/rate-limits';
 
 /**
  * The upload machine's generated paths (machines/upload.machine.ts, the model in upload.paths-model.ts), driven
  * through the real input box: files picked, dropped and pasted, a listed file deleted, a message sent with them,
  * and a new chat or another conversation opened (mid-upload: the batch is cancelled). The uploads, the ingestion
  * and its status checks are the real server's, and the stage clock is the product's own (at least 6 s of
- * 'Uploading' per batch), moved on with Playwright's clock at the model's clock steps. Generated only locally, forced with stubs: an upload held back until the clock has run
- * to 'Saving chunks', and a delete answering 500.
+ * 'Uploading' per batch), moved on with Playwright's clock at the model's clock steps. Forced in the browser, locally
+ * and against a deployment alike (E2E_BASE_URL): an upload held back by a route until the clock has run to 'Saving
+ * chunks' (then let through to the server), and a delete answering 500 (a stub). More files than a message takes,
+ * dropped while a batch still shows 'Uploading', are refused with the batch going on.
  *
  * After each step the screen is checked against the model's snapshot: the overlay's stage (`uploadStageOf`), the
  * listed files, Send off while a batch attaches (Attach files stays on: what is added then queues), the toasts the machine reported and, in a
@@ -151,7 +155,8 @@ async function perform(run: Run, event: Step, next: Step | undefined, before: Up
       const name = event.name as string;
       const held = next?.type === 'xstate.error.actor.deleteDocument';
       if (held) await page.route(DOCUMENT, (route) => (route.request().method() === 'DELETE' ? void run.heldDeletes.push(route) : route.fallback()));
-      await attachedFiles(page).getByRole('listitem').filter({ hasText: name }).getByRole('button', { name: `Delete ${name}` }).click();
+      // The model deletes the first listed file (a path may list two of one name: the first is the earlier).
+      await attachedFiles(page).getByRole('listitem').filter({ hasText: name }).first().getByRole('button', { name: `Delete ${name}` }).click();
       // Held, the delete shows its spinner until the answer comes.
       if (held) await expect(page.getByRole('status').filter({ hasText: `Deleting ${name}` })).toBeVisible();
       return;
@@ -261,15 +266,31 @@ test.describe('upload paths (generated from machines/upload.machine.ts)', () => 
       // The path starts on the new-chat screen.
       await expect(page.getByRole('heading', { name: 'How can I help you today?' })).toBeVisible();
       let [snapshot] = initialTransition(uploadMachine, path.input);
-      for (const [i, event] of path.events.entries()) {
-        await test.step(titleOf([event]), async () => {
-          const before = snapshot;
-          const [after, actions] = transition(uploadMachine, before, event as never);
-          snapshot = after;
-          await perform(run, event, path.events[i + 1], before);
-          if (answeredAtOnce(event, path.events[i + 1])) return;
-          await expectScreen(run, after, noticesOf(actions));
-        });
+      try {
+        for (const [i, event] of path.events.entries()) {
+          await test.step(titleOf([event]), async () => {
+            const before = snapshot;
+            const [after, actions] = transition(uploadMachine, before, event as never);
+            snapshot = after;
+            await perform(run, event, path.events[i + 1], before);
+            if (answeredAtOnce(event, path.events[i + 1])) return;
+            await expectScreen(run, after, noticesOf(actions));
+          });
+        }
+      } finally {
+        // What the path stored goes (a staging organisation keeps no trace of repeated runs, and its per-person
+        // storage does not fill): the documents the server still holds, then the test's conversation.
+        for (const held of run.held.splice(0)) await held.abort().catch(() => null);
+        const headers = { Authorization: `Bearer ${await apiTokenOf(request, accounts.user)}` };
+        for (const u of run.uploads) {
+          if (!u.document || run.deleted.has(u.document.id)) continue;
+          const gone = await withinRateLimits(() => request.delete(`/api/v1/documents/${encodeURIComponent(u.document!.id)}`, { headers }));
+          expect([200, 204, 404]).toContain(gone.status());
+        }
+        if (run.conversationId) {
+          const deleted = await withinRateLimits(() => request.delete(`/api/v1/chat/conversations/${encodeURIComponent(run.conversationId!)}`, { headers }));
+          expect(deleted.ok()).toBe(true);
+        }
       }
     });
   }

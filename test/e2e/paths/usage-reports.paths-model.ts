@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+import { REPORT_FETCH_FAILED } from '../../../contract/usage-reports-constants';
 import { loadFailure } from '../../../machines/load-failure';
 import { usageReportsMachine } from '../../../machines/usage-reports.machine';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
@@ -15,10 +16,11 @@ export const U1 = 'u1';
  * The person, on /home's Reports tab (admin): waits for the departments (or sees them fail, forced with a stub);
  * picks Report by Users / Report by Department, Engineering or no department, the Platform unit, last year, one
  * month, Select All / Deselect All, Reset, Apply Filters; with results: sorts by Unit, shows 20 rows a page,
- * Export CSV (the download saved, or refused: forced with a stub).
+ * Export CSV (the download saved, or refused: forced with a stub); a page of results that fails to load
+ * (`notice.show`, the pager's failure passed on: forced with a stub while the person picks 50 rows a page).
  *
- * Not generated for the browser: a failed page of results (`notice.show`, the pager's own failure: the pager's
- * paths cover it), page 2 (the demo data has one page), and a year that is not offered (the list has no such
+ * Not generated for the browser: page 2 (the demo data has one page of rows, and a deployment's organisation has
+ * however many it has: a second page cannot be counted on), and a year that is not offered (the list has no such
  * option; the model test covers the guard).
  */
 function eventsFor(s: Snap): Step[] {
@@ -40,7 +42,13 @@ function eventsFor(s: Snap): Step[] {
   ];
   switch (valueName(s.value)) {
     case 'showing.viewing':
-      return [...steps, { type: 'report.sort', column: 'unit_name' }, { type: 'report.pageSize', pageSize: 20 }, { type: 'report.export' }];
+      return [
+        ...steps,
+        { type: 'report.sort', column: 'unit_name' },
+        { type: 'report.pageSize', pageSize: 20 },
+        { type: 'report.export' },
+        { type: 'notice.show', tone: 'error', text: REPORT_FETCH_FAILED(s.context.applied!.reportType) },
+      ];
     case 'showing.exporting':
       return [
         { type: 'xstate.done.actor.exportReport', output: 'report.csv', actorId: 'exportReport' },

@@ -15,13 +15,16 @@ import { MODEL_YEAR, usageReportsMachine, usageReportsPaths as paths } from './u
  * driven through the real Reports tab on /home as the organisation's admin. The model's `d1`/`u1` are the demo
  * Engineering department and its Platform unit; the demo user (Engineering / Platform) has a question and its reply
  * seeded first (with its usage entry, test/e2e/helpers/seed.ts), so this month's reports have a row. Each step is
- * checked against the model's own next snapshot (what is enabled, what is chosen, whether results show). Only
- * locally (stubs): the departments' read failing and an export refused.
+ * checked against the model's own next snapshot (what is enabled, what is chosen, whether results show). Forced
+ * with stubs, locally and against a deployment alike: the departments' read failing, an export refused, and a page
+ * of results failing to load (a 500 on the report's next page, asked for when the person picks 50 rows a page).
  */
 type Snap = SnapshotFrom<typeof usageReportsMachine>;
 const MONTHS = ALL_MONTHS.map((m) => new Intl.DateTimeFormat('en', { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, m - 1, 1))));
 const DEPARTMENTS = (url: URL) => url.pathname.endsWith('/api/v1/departments/');
 const EXPORT = (url: URL) => url.pathname.includes('/api/v1/usage-logs/admin/') && url.searchParams.get('export') === 'true';
+/** A page of the report table (not the export). */
+const REPORT_PAGE = (url: URL) => url.pathname.includes('/api/v1/usage-logs/admin/') && url.searchParams.get('export') !== 'true';
 
 interface Run {
   page: Page;
@@ -145,6 +148,17 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       const months = applied.months.length === ALL_MONTHS.length ? undefined : applied.months;
       expect(download.suggestedFilename()).toBe(reportFileName(applied.reportType as ReportType, realYearOf(run, applied.year), months));
       await expectToastOnce(page, REPORT_EXPORTED[applied.reportType as ReportType]);
+      return;
+    }
+    case 'notice.show': {
+      // The next page of the table fails (picking 50 rows a page asks for it): the toast, the rows shown stay.
+      const rows = page.getByRole('row');
+      const shown = await rows.count();
+      await page.route(REPORT_PAGE, (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
+      await pick(page, /Rows per page/, '50');
+      await expectToastOnce(page, event.text as string);
+      await page.unroute(REPORT_PAGE);
+      await expect(rows).toHaveCount(shown);
       return;
     }
     case 'xstate.error.actor.exportReport':
