@@ -7,7 +7,13 @@ import { notice } from '../../../machines/notice';
 import { recordEditorMachine } from '../../../machines/record-editor.machine';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
-/** The Clients page's machine: the record editor with the clients' input. */
+/**
+ * The Clients page's machine: the record editor with the clients' input. The paths reach every state and transition
+ * that input can take (16 of the shared machine's 24): the page's switch never asks first (so never `confirming`,
+ * nor asked again), its only act puts the server's copy in place, a refused one is never 'gone already', and no save
+ * reads the list later. No browser can take those on this page; test/model/clients-list.model.test.ts lists them
+ * (`notTakenByThisInput`) and the record editor's own model test takes them.
+ */
 const clientsListMachine = recordEditorMachine;
 type Snap = SnapshotFrom<typeof clientsListMachine>;
 const draftOf = (s: Snap) => s.context.draft as unknown as ClientDraft | null;

@@ -1,4 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import {
   CLIENT_EMAIL_REQUIRED,
   CLIENT_PAGE_SIZE,
@@ -26,7 +29,10 @@ import { clientsListMachine, clientsListPaths as paths, shownStatus, stepName } 
  *
  * Clients are shared (Demo Organisation among them): each test registers its own client through the API, named with
  * its own unique word, and searches that word before it touches any, so the list then shows only its own rows; a
- * registration registers another named with the word. Demo Organisation is never switched nor edited.
+ * registration registers another named with the word. Demo Organisation is never switched nor edited. Clients cannot
+ * be deleted: at the end every client named with the test's word is made inactive. The path to page 2 uses the more
+ * than a page of clients kept for it (`E2E clients paths paged NN`, found by that word, registered the first time)
+ * and only reads them.
  *
  * Generated locally and against a deployment alike (E2E_BASE_URL), forced in the browser with stubs: the list's read failing (a 500 on GET /clients/) and
  * the connection of a save or a status switch dropped.
@@ -44,6 +50,50 @@ const chip = (page: Page, name: string) => page.getByRole('radio', { name, exact
 const formDialog = (page: Page, kind: 'register' | 'edit') => page.getByRole('dialog', { name: kind === 'register' ? 'Register New Client' : 'Edit Client' });
 
 type Filter = 'all' | 'inactive';
+
+type ClientRow = { id: string; client_name: string; status: 'active' | 'inactive' };
+
+/** The clients named with `word`, through the API as the superuser. */
+async function clientsNamed(request: APIRequestContext, headers: Record<string, string>, word: string): Promise<ClientRow[]> {
+  const res = await request.get('/api/v1/clients/', { headers, params: { search: word, page_size: 100 } });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { data: { clients: ClientRow[] } }).data.clients.filter((c) => c.client_name.startsWith(`${word} `));
+}
+
+/** The clients kept for the path to page 2: more than a page, found by their word, registered the first time (one worker at a time). */
+const PAGED_WORD = 'E2EClientsPathsPaged';
+async function pagedClients(request: APIRequestContext): Promise<ClientRow[]> {
+  const lock = join(tmpdir(), 'tanya-e2e-clients-paths-paged.lock');
+  for (let waited = 0; ; waited += 250) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'EEXIST' || waited > 60_000) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    const headers = await superuserHeaders(request);
+    const names = Array.from({ length: CLIENT_PAGE_SIZE + 1 }, (_, i) => `${PAGED_WORD} Person ${String(i + 1).padStart(2, '0')}`);
+    const found = await clientsNamed(request, headers, PAGED_WORD);
+    for (const name of names.filter((n) => !found.some((c) => c.client_name === n))) {
+      found.push({ id: (await registerClient(request, name)).id, client_name: name, status: 'active' });
+    }
+    return found.filter((c) => names.includes(c.client_name));
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Every client the test named with its word made inactive: clients cannot be deleted, an inactive one is no one's. */
+async function deactivateOwn(request: APIRequestContext, word: string) {
+  const headers = await superuserHeaders(request);
+  for (const c of (await clientsNamed(request, headers, word)).filter((c) => c.status === 'active')) {
+    const res = await request.patch(`/api/v1/clients/${c.id}/status`, { headers, params: { status: 'inactive' } });
+    expect(res.ok()).toBe(true);
+  }
+}
 
 interface Mine {
   id: string;
@@ -284,6 +334,14 @@ function stepTitle(e: Step) {
   return name;
 }
 
+async function walk(page: Page, events: Step[], run: Run) {
+  await page.goto('/clients');
+  await expect(heading(page)).toBeVisible();
+  for (const [i, event] of events.entries()) {
+    await test.step(stepTitle(event), () => perform(run, event, events[i + 1]));
+  }
+}
+
 test.describe('clients-list paths (generated from the record editor with machines/clients-list.machine.ts input)', () => {
   test.afterAll(() => {
     console.log(formatCoverage('clients-list (e2e paths)', coverageOf(clientsListMachine, paths as never), paths.length));
@@ -293,21 +351,21 @@ test.describe('clients-list paths (generated from the record editor with machine
     test(path.events.map(stepTitle).join(' → '), async ({ page }) => {
       test.slow();
       await signInByApi(page, accounts.superuser);
-      const word = unique('Cpath').replace(' ', '');
-      const name = `${word} Alpha`;
-      const { id } = await registerClient(page.request, name);
-      const run: Run = { page, word, mine: [{ id, name, status: 'active', phone: null }], filter: 'all', listPage: 1, draft: null };
-      // More than a page of its own clients when the path goes to page 2.
+      // The path to page 2 only reads the clients kept for it; every other path has clients of its own.
       if (path.events.some((e) => e.type === 'list.goTo')) {
-        for (let i = 2; i <= CLIENT_PAGE_SIZE + 1; i++) {
-          const more = `${word} Person ${String(i).padStart(2, '0')}`;
-          run.mine.push({ id: (await registerClient(page.request, more)).id, name: more, status: 'active', phone: null });
-        }
+        expect(path.events.every((e) => e.type.startsWith('list.'))).toBe(true);
+        const kept = await pagedClients(page.request);
+        const mine = kept.map((c) => ({ id: c.id, name: c.client_name, status: c.status, phone: null }));
+        await walk(page, path.events, { page, word: PAGED_WORD, mine, filter: 'all', listPage: 1, draft: null });
+        return;
       }
-      await page.goto('/clients');
-      await expect(heading(page)).toBeVisible();
-      for (const [i, event] of path.events.entries()) {
-        await test.step(stepTitle(event), () => perform(run, event, path.events[i + 1]));
+      const word = unique('Cpath').replace(' ', '');
+      try {
+        const name = `${word} Alpha`;
+        const { id } = await registerClient(page.request, name);
+        await walk(page, path.events, { page, word, mine: [{ id, name, status: 'active', phone: null }], filter: 'all', listPage: 1, draft: null });
+      } finally {
+        await deactivateOwn(page.request, word);
       }
     });
   }

@@ -6,7 +6,13 @@ import { notice } from '../../../machines/notice';
 import { recordEditorMachine } from '../../../machines/record-editor.machine';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
-/** The Departments page's machine: the record editor with the departments' input. */
+/**
+ * The Departments page's machine: the record editor with the departments' input. The paths reach every transition
+ * that input can take (16 of the shared machine's 24): the page filters nothing and has no Try again, reads the list
+ * again after every save, and its only act is a delete, asked first, that reads the list again and closes the
+ * question when it fails. No browser can take the rest on this page; test/model/departments-admin.model.test.ts lists
+ * them (`notTakenByThisInput`) and the record editor's own model test takes them.
+ */
 const departmentsAdminMachine = recordEditorMachine;
 type Snap = SnapshotFrom<typeof departmentsAdminMachine>;
 const edit = (s: Snap) => s.context.draft as NameDraft | null;

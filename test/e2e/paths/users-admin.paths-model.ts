@@ -6,7 +6,13 @@ import { recordEditorMachine } from '../../../machines/record-editor.machine';
 import { oppositeStatus, userEvents, userNameError, usersAdminInput, type UserAct, type UserDraft } from '../../../machines/users-admin.machine';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 
-/** The Users page's machine: the record editor with the users' input. */
+/**
+ * The Users page's machine: the record editor with the users' input. The paths reach every transition that input can
+ * take (19 of the shared machine's 24): every save and status switch puts the server's copy in place, a resend keeps
+ * the list (nothing reads it again), and a failed act is never 'gone already' nor asked again. No browser can take
+ * the rest on this page; test/model/users-admin.model.test.ts lists them (`notTakenByThisInput`) and the record
+ * editor's own model test takes them.
+ */
 const usersAdminMachine = recordEditorMachine;
 type Snap = SnapshotFrom<typeof usersAdminMachine>;
 const draftOf = (s: Snap) => s.context.draft as UserDraft | null;
