@@ -7,36 +7,52 @@ import { test } from '@playwright/test';
 const STALE_MS = 5 * 60_000;
 const WAIT_MS = 4 * 60_000;
 
+// The locks are directories in the temporary folder of the machine running the tests, so they work the same against
+// a local server and against staging.
+
+/** Takes the lock `name`, waiting for whoever holds it (up to `waitMs`); returns its release. */
+async function takeLock(name: string, waitMs: number): Promise<() => void> {
+  const lock = path.join(tmpdir(), `tanya-e2e-${name}.lock`);
+  const start = Date.now();
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'EEXIST') throw err;
+      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (since !== undefined && Date.now() - since > STALE_MS) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() - start > waitMs) throw new Error(`another run has held ${lock} for ${waitMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+/** Runs `work` holding the lock `name`: one worker at a time (e.g. registering data kept for later runs once). */
+export async function whileHolding<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const release = await takeLock(name, 60_000);
+  try {
+    return await work();
+  } finally {
+    release();
+  }
+}
+
 /**
  * Serial spec files that change one shared thing (the organisation's one global policy) take turns: each holds a
- * lock for its whole run, so two workers never interleave their writes. The lock is a directory in the temporary
- * folder of the machine running the tests, so it works the same against a local server and against staging.
- * Call it at the top of a `test.describe` in serial mode.
+ * lock for its whole run, so two workers never interleave their writes. Call it at the top of a `test.describe` in
+ * serial mode.
  */
 export function runExclusively(name: string) {
-  const lock = path.join(tmpdir(), `tanya-e2e-${name}.lock`);
-  let held = false;
+  let release: (() => void) | null = null;
   // Playwright reads the fixtures a hook wants from its first parameter's pattern: none here.
   // eslint-disable-next-line no-empty-pattern
   test.beforeAll(async ({}, testInfo) => {
     testInfo.setTimeout(WAIT_MS + 30_000);
-    const start = Date.now();
-    for (;;) {
-      try {
-        mkdirSync(lock);
-        held = true;
-        return;
-      } catch (err) {
-        if ((err as { code?: string }).code !== 'EEXIST') throw err;
-        const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
-        if (since !== undefined && Date.now() - since > STALE_MS) rmSync(lock, { recursive: true, force: true });
-        if (Date.now() - start > WAIT_MS) throw new Error(`another run has held ${lock} for ${WAIT_MS / 1000} s`);
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    }
+    release = await takeLock(name, WAIT_MS);
   });
   test.afterAll(() => {
-    if (held) rmSync(lock, { recursive: true, force: true });
-    held = false;
+    release?.();
+    release = null;
   });
 }

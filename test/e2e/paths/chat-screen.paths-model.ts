@@ -5,7 +5,7 @@ import { chatScreenMachine, type ChatScreenInput } from '../../../machines/chat-
 import { RENAMED } from '../../../machines/conversation-list.machine';
 import type { ModelPath } from '../../model/support/model-paths';
 import { isLocalServer } from '../helpers/accounts';
-import { asSteps, coveringPaths, maximalPaths, type Step } from './paths-support';
+import { asSteps, chainPaths, coveringPaths, maximalPaths, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof chatScreenMachine>;
 type Path = ModelPath<typeof chatScreenMachine>;
@@ -205,24 +205,7 @@ function joined(paths: Path[]): Path[] {
     const events = [...(first.events as Step[]), ...(then.events as Step[]).slice(i)];
     return { ...first, events: events as never, description: events.map((e) => e.type).join(' → ') };
   };
-  const chains: Path[] = [];
-  const rest = [...paths];
-  while (rest.length) {
-    let chain = rest.shift()!;
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const [n, p] of rest.entries()) {
-        const longer = join(chain, p) ?? join(p, chain);
-        if (!longer) continue;
-        chain = longer;
-        rest.splice(n, 1);
-        grew = true;
-        break;
-      }
-    }
-    chains.push(chain);
-  }
-  return chains;
+  return chainPaths(paths, join);
 }
 
 export { chatScreenMachine };

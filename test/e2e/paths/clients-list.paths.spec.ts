@@ -1,7 +1,5 @@
-import { mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { whileHolding } from '../helpers/exclusive';
 import {
   CLIENT_EMAIL_REQUIRED,
   CLIENT_PAGE_SIZE,
@@ -63,17 +61,7 @@ async function clientsNamed(request: APIRequestContext, headers: Record<string, 
 /** The clients kept for the path to page 2: more than a page, found by their word, registered the first time (one worker at a time). */
 const PAGED_WORD = 'E2EClientsPathsPaged';
 async function pagedClients(request: APIRequestContext): Promise<ClientRow[]> {
-  const lock = join(tmpdir(), 'tanya-e2e-clients-paths-paged.lock');
-  for (let waited = 0; ; waited += 250) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'EEXIST' || waited > 60_000) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-  try {
+  return whileHolding('clients-paths-paged', async () => {
     const headers = await superuserHeaders(request);
     const names = Array.from({ length: CLIENT_PAGE_SIZE + 1 }, (_, i) => `${PAGED_WORD} Person ${String(i + 1).padStart(2, '0')}`);
     const found = await clientsNamed(request, headers, PAGED_WORD);
@@ -81,9 +69,7 @@ async function pagedClients(request: APIRequestContext): Promise<ClientRow[]> {
       found.push({ id: (await registerClient(request, name)).id, client_name: name, status: 'active' });
     }
     return found.filter((c) => names.includes(c.client_name));
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Every client the test named with its word made inactive: clients cannot be deleted, an inactive one is no one's. */

@@ -1,7 +1,5 @@
-import { mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page, type Route } from '@playwright/test';
+import { whileHolding } from '../helpers/exclusive';
 import { DEFAULT_CONVERSATION_TITLE, SEARCH_DEBOUNCE_MS, SEARCH_TOO_SHORT } from '../../../contract/chat-constants';
 import { DEPARTMENT_DELETED } from '../../../contract/departments-constants';
 import { OAUTH_CREATED, OAUTH_FETCH_FAILED, OAUTH_KEY_MISSING, OAUTH_LIST_UNAVAILABLE } from '../../../contract/oauth-configs-constants';
@@ -457,24 +455,12 @@ const OAUTH_CLIENT = 'E2E pager paths client';
 
 /** The client kept for these paths: found by its name, registered the first time (one worker at a time). */
 async function oauthClient(request: APIRequestContext, headers: Record<string, string>): Promise<string> {
-  const lock = path.join(tmpdir(), 'tanya-e2e-pager-oauth-client.lock');
-  for (let waited = 0; ; waited += 250) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'EEXIST' || waited > 60_000) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-  try {
+  return whileHolding('pager-oauth-client', async () => {
     const res = await request.get('/api/v1/clients/', { headers, params: { search: OAUTH_CLIENT } });
     expect(res.status()).toBe(200);
     const found = ((await res.json()) as { data: { clients: Array<{ id: string; client_name: string }> } }).data.clients.find((c) => c.client_name === OAUTH_CLIENT);
     return found?.id ?? (await registerClient(request, OAUTH_CLIENT)).id;
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Deletes the client's configurations (a path adds at most one; an earlier run's left over too). */

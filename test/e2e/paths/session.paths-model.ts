@@ -3,7 +3,7 @@ import { coverageOf, type ModelPath } from '../../model/support/model-paths';
 import { SSO_REDIRECT_DELAY_MS } from '../../../contract/sso-constants';
 import { sessionMachine } from '../../../machines/session.machine';
 import { accounts, password } from '../helpers/accounts';
-import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
+import { asSteps, chainPaths, coveringPaths, maximalPaths, type Step, valueName } from './paths-support';
 
 type Snap = SnapshotFrom<typeof sessionMachine>;
 type Path = ModelPath<typeof sessionMachine>;
@@ -132,24 +132,7 @@ function joined(paths: Path[]): Path[] {
     const together = coverageOf(sessionMachine, [both]);
     return together.states.covered === apart.states.covered && together.transitions.covered === apart.transitions.covered ? both : null;
   };
-  const chains: Path[] = [];
-  const rest = [...paths];
-  while (rest.length) {
-    let chain = rest.shift()!;
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const [n, p] of rest.entries()) {
-        const longer = join(chain, p) ?? join(p, chain);
-        if (!longer) continue;
-        chain = longer;
-        rest.splice(n, 1);
-        grew = true;
-        break;
-      }
-    }
-    chains.push(chain);
-  }
-  return chains;
+  return chainPaths(paths, join);
 }
 
 export { sessionMachine };
