@@ -3,7 +3,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { accounts, isLocalServer, localDataDir, password } from './accounts';
-import { decodeQuotedPrintable, mailsTo } from './mail-api';
+import { decodeQuotedPrintable } from '../../server/helpers/smtp-peer';
+import { mailsTo } from './mail-api';
 
 // Setting up activation scenarios: people registered through the API as the demo admin, their links read from the
 // mail (the local server's outbox, or a deployment's mail-catcher: mail-api.ts), and the states only time makes (an

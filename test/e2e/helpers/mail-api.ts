@@ -1,3 +1,5 @@
+import { decodeQuotedPrintable } from '../../server/helpers/smtp-peer';
+
 // A deployment's mail is out of a test's reach unless it is sent to a mail-catcher QA can read. E2E_MAIL_API names
 // one that speaks Mailpit's HTTP API (https://mailpit.axllent.org/docs/api-v1/), the usual catcher on staging
 // (MailHog-era setups can run Mailpit on the same SMTP port): the server's SMTP_URL points at the catcher, and the
@@ -7,9 +9,6 @@
 /** The catcher's base address (no trailing slash), or null when this run cannot read a deployment's mail. */
 export const mailApi = process.env.E2E_MAIL_API?.replace(/\/+$/, '') || null;
 
-/** Quoted-printable soft line breaks and escapes undone (the server's mails are sent quoted-printable). */
-export const decodeQuotedPrintable = (raw: string) =>
-  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 interface MailSummary {
   ID: string;

@@ -47,9 +47,13 @@ export async function startSmtpPeer(listenPort = 0) {
   };
 }
 
-/** The reset token from a mail's raw source (quoted-printable soft breaks undone). */
+/** Quoted-printable soft line breaks and escapes undone (the server's mails are sent quoted-printable). */
+export const decodeQuotedPrintable = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+/** The reset token from a mail's raw source (quoted-printable undone). */
 export function resetTokenFrom(raw: string): string {
-  const decoded = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const decoded = decodeQuotedPrintable(raw);
   const match = /\/reset-password\/([A-Za-z0-9_-]{20,})/.exec(decoded);
   if (!match) throw new Error(`no reset link in mail:\n${raw}`);
   return match[1];
