@@ -514,9 +514,11 @@ async function runOAuth(page: Page, request: APIRequestContext, events: Step[]) 
             await dialog.getByLabel('Client ID').fill(unique('pager-app').replace(' ', '-'));
             await dialog.getByLabel('Client Secret').fill('pager-secret-abcd');
             const created = page.waitForResponse((r) => r.request().method() === 'POST' && CONFIGS(new URL(r.url())));
+            // Set before the click: the page reads the list again as soon as the POST answers, which on a busy
+            // machine is before this runner hears of that answer.
+            refuse = next?.type === 'xstate.error.actor.fetchPage';
             await dialog.getByRole('button', { name: 'Create Configuration' }).click();
             expect((await created).ok()).toBe(true);
-            refuse = next?.type === 'xstate.error.actor.fetchPage';
             await expectToast(page, OAUTH_CREATED);
             return;
           }
