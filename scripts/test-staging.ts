@@ -73,7 +73,8 @@ const specOf = (machine: string) => `${machine}.paths.spec.ts`;
 const pct = (c: { covered: number; total: number }) => (c.total === 0 ? 100 : (100 * c.covered) / c.total);
 const cell = (c: { covered: number; total: number }) => `${c.covered}/${c.total} (${pct(c).toFixed(0)}%)`;
 // "Here": what the paths generated for a deployment reach when they pass; a machine with a failed path is not passed.
-const header = '| Machine | States here | Transitions here | Transitions locally | Goal 90% | Chart |';
+// The goal is of the transitions a browser can cause or force; those no browser can are listed under the table.
+const header = '| Machine | States here | Transitions here | A browser can force: here | Locally | Goal 90% of forceable | Chart |';
 const rows = stagingRows.map((s) => {
   const l = localRows.find((r) => r.machine === s.machine)!;
   const chart = `docs/machines/${s.machine}.md`;
@@ -86,17 +87,26 @@ const rows = stagingRows.map((s) => {
       ? `FAILED (${failed} paths)`
       : skipped > 0
         ? `NOT ALL RUN (${skipped} paths skipped, the report says why; the figures count them)`
-        : pct(s.transitions) >= GOAL * 100
+        : pct(s.forceable) >= GOAL * 100
           ? 'PASS'
           : s.localOnly
             ? `MISS (local only: ${s.localOnly})`
             : 'MISS';
-  return `| ${s.machine} | ${cell(s.states)} | ${cell(s.transitions)} | ${cell(l.transitions)} | ${verdict} | [chart](../${chart}) |`;
+  return `| ${s.machine} | ${cell(s.states)} | ${cell(s.transitions)} | ${cell(s.forceable)} | ${cell(l.forceable)} | ${verdict} | [chart](../${chart}) |`;
 });
-const sum = (list: MachineCoverage[]) => list.reduce((acc, r) => ({ covered: acc.covered + r.transitions.covered, total: acc.total + r.transitions.total }), { covered: 0, total: 0 });
-const totals = `Transitions reached against ${baseUrl}: ${cell(sum(stagingRows))}; locally: ${cell(sum(localRows))}; goal at least 90% for every machine.`;
-const table = [header, '|---|---|---|---|---|---|', ...rows].join('\n');
-writeFileSync(path.join(REPORT_DIR, 'coverage.md'), `# Generated paths against ${baseUrl}\n\n${table}\n\n${totals}\n`);
-console.log(`\n${table}\n\n${totals}`);
+type Count = { covered: number; total: number };
+const sum = (list: MachineCoverage[], of: (r: MachineCoverage) => Count) =>
+  list.reduce((acc, r) => ({ covered: acc.covered + of(r).covered, total: acc.total + of(r).total }), { covered: 0, total: 0 });
+const totals =
+  `Transitions reached against ${baseUrl}: ${cell(sum(stagingRows, (r) => r.transitions))} of all, ` +
+  `${cell(sum(stagingRows, (r) => r.forceable))} of those a browser can force; locally ${cell(sum(localRows, (r) => r.forceable))}; ` +
+  'goal at least 90% of the forceable for every machine.';
+const unforceable = stagingRows
+  .filter((r) => r.unforceable.length > 0)
+  .flatMap((r) => r.unforceable.map((u) => `- ${r.machine}: ${u.why} (${u.transitions.join('; ')})`));
+const notes = `Not counted as forceable (no browser can cause them, each paths model says why):\n${unforceable.join('\n')}`;
+const table = [header, '|---|---|---|---|---|---|---|', ...rows].join('\n');
+writeFileSync(path.join(REPORT_DIR, 'coverage.md'), `# Generated paths against ${baseUrl}\n\n${table}\n\n${totals}\n\n${notes}\n`);
+console.log(`\n${table}\n\n${totals}\n\n${notes}`);
 console.log(`Report: ${path.relative(ROOT, REPORT_DIR)}/index.html (npx playwright show-report ${path.relative(ROOT, REPORT_DIR)}); table with chart links: ${path.relative(ROOT, REPORT_DIR)}/coverage.md`);
 process.exit(playwright.status === 0 ? 0 : 1);

@@ -44,6 +44,7 @@ import { notice, type Notice } from '../../machines/notice';
 import { FORM_ERROR, recordEditorMachine } from '../../machines/record-editor.machine';
 import { actOutcomes, recordEditorFakes } from './support/record-editor-fakes';
 import { runModelTest } from './support/run-model';
+import { clientsListLeavesOut } from './support/record-editor-options';
 
 /** The Clients page's machine: the record editor with the clients' input (its list, the dialog's rules, the switch). */
 const clientsListMachine = recordEditorMachine;
@@ -306,21 +307,10 @@ runModelTest({
   key: (s) => JSON.stringify([s.value, draftKey(s), actOf(s)?.clientId ?? null]),
   simpleKey: (s) => JSON.stringify([s.value, draftOf(s)?.kind ?? null, draftOf(s)?.activePackage ?? null]),
   edgeKeys: true,
-  // The switch never asks first (so never confirming, nor asked again), every act puts the server's copy in place, a
-  // refused one is never 'gone already', and no save waits to read the list later: the record editor's own model
-  // test takes these.
+  // The editor's options this page does not use (record-editor-options.ts says which and why).
   notTakenByThisInput: {
     states: ['recordEditor.confirming'],
-    transitions: [
-      'recordEditor.browsing --record.act#1--> recordEditor.confirming',
-      'recordEditor.saving --xstate.done.actor.save#0--> recordEditor.browsing',
-      'recordEditor.confirming --act.confirm#0--> recordEditor.acting',
-      'recordEditor.confirming --act.cancel#1--> recordEditor.browsing',
-      'recordEditor.acting --xstate.done.actor.act#1--> recordEditor.browsing',
-      'recordEditor.acting --xstate.done.actor.act#2--> recordEditor.browsing',
-      'recordEditor.acting --xstate.error.actor.act#3--> recordEditor.browsing',
-      'recordEditor.acting --xstate.error.actor.act#4--> recordEditor.confirming',
-    ],
+    transitions: clientsListLeavesOut.transitions,
   },
   checks: { browsing: checkStep, editing: checkStep, saving: checkStep, acting: checkStep },
 });

@@ -28,6 +28,7 @@ import {
 } from '../../machines/users-admin.machine';
 import { actOutcomes, recordEditorFakes } from './support/record-editor-fakes';
 import { runModelTest } from './support/run-model';
+import { usersAdminLeavesOut } from './support/record-editor-options';
 
 /** The Users page's machine: the record editor with the users' input (its list, the dialog's rules, own row). */
 const usersAdminMachine = recordEditorMachine;
@@ -282,16 +283,9 @@ runModelTest({
   key: (s) => JSON.stringify([s.value, draftKey(s), nameErrorShown(s), actOf(s)?.kind ?? null]),
   simpleKey: (s) => JSON.stringify([s.value, draftOf(s)?.own ?? null, draftOf(s) ? draftOf(s)!.departmentId !== null : null, actOf(s)?.kind ?? null]),
   edgeKeys: true,
-  // Every save and switch shows the server's copy (a resend keeps the list: nothing is read again), and a failed act
-  // is never 'gone already' nor asked again: the record editor's own model test takes these.
+  // The editor's options this page does not use (record-editor-options.ts says which and why).
   notTakenByThisInput: {
-    transitions: [
-      'recordEditor.saving --xstate.done.actor.save#0--> recordEditor.browsing',
-      'recordEditor.saving --xstate.done.actor.save#2--> recordEditor.browsing',
-      'recordEditor.acting --xstate.done.actor.act#2--> recordEditor.browsing',
-      'recordEditor.acting --xstate.error.actor.act#3--> recordEditor.browsing',
-      'recordEditor.acting --xstate.error.actor.act#4--> recordEditor.confirming',
-    ],
+    transitions: usersAdminLeavesOut.transitions,
   },
   checks: { browsing: checkStep, confirming: checkStep, editing: checkStep, saving: checkStep, acting: checkStep },
 });

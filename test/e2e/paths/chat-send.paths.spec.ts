@@ -8,6 +8,7 @@ import {
   NO_MESSAGES_FOUND,
   refreshFailedText,
   SEND_REQUEST_FAILED,
+  SEND_STREAM_FAILED,
   STOP_FAILED,
 } from '../../../machines/chat-send.machine';
 import { FAIR_USE_EXCEEDED, FAIR_USE_EXCEEDED_CODE } from '../../../contract/chat-constants';
@@ -29,6 +30,7 @@ import {
 } from './paths-support';
 import { seededConversation, whileLocked } from '../helpers/seed';
 import { withinRateLimits } from '../helpers/rate-limits';
+import { cutNextSend, holdFollow, holdNextWords, releaseFollow, releaseWords, streamFaults } from '../helpers/stream-faults';
 
 /**
  * chat-send's generated paths (machines/chat-send.machine.ts), driven through the real chat UI; the model is in
@@ -40,7 +42,8 @@ import { withinRateLimits } from '../helpers/rate-limits';
  * A long conversation (more than one page of messages, seeded into the local database) opens on its latest page;
  * scrolling to the top loads the page before it.
  *
- * Generated only locally (no E2E_BASE_URL): the long conversation (seeded) and web browsing (the slow local web).
+ * Generated only locally (no E2E_BASE_URL): the long conversation (seeded; on a deployment it would take some
+ * thirty real replies).
  * Generated locally and against a deployment alike, the faults forced in the browser with `page.route` stubs: the send failing (`stream.failed`: the request aborted), loading
  * a conversation failing (`xstate.error.actor.loadMessages`: a 500), Refresh message failing
  * (`xstate.error.actor.loadRecent`: a 500 with the server's sentence) and the earlier page failing
@@ -54,14 +57,19 @@ import { withinRateLimits } from '../helpers/rate-limits';
  * (`stream.chunk` in streaming) are seen by a page-side watch of the reply being written: its text grew more than
  * once, whatever its words and speed.
  *
- * Not generated, because nothing a browser does can cause them (the model test covers them): the send actor itself
- * failing in `thinking` or `streaming` and the follow child failing (each catches every failure and reports it as an
- * event), `stream.done` or `stream.error` before any conversation (the server's control record always comes first),
- * and a server `error` record (sent only when the model itself fails). Not generated yet, though a browser could
- * force them: Regenerate after a stream cut after its control record (a route fulfilling part of the real body),
- * Refresh message finding the reply still being written (then followed: its progress, words, Stop, the checks
- * failing), and an earlier page that no longer fits after a refresh. Against a deployment, the long conversation and
- * web browsing stay local (above), so 27 of 45 transitions are reached there and 31 locally (40 is the ceiling).
+ * Forced in the page itself (test/e2e/helpers/stream-faults.ts wraps its fetch, as a route cannot answer part of a
+ * stream), locally and against a deployment: the send's stream cut after its control record (`stream.failed` in
+ * the stream: the reply has its ids, so Regenerate is offered, and Refresh message finds the reply still being
+ * written and follows it), a browsing reply's words held until 'Searching the web' was seen, and a followed
+ * reply's stream held after its text so far, for Stop while it is followed. A followed reply that has ended before
+ * its stream opened (a busy machine) is answered as the server did a moment earlier; the follow failing is its
+ * stream refused and its checks answered 500.
+ *
+ * Not generated, because nothing a browser does can cause them (chatSendUnforceable in the paths model lists them
+ * with the reasons; the model test covers them): the send actor itself failing, the follow child failing,
+ * `stream.done` or `stream.error` before any conversation. Not generated yet, though a browser could force it: an
+ * earlier page that no longer fits after a refresh (the long conversation). Against a deployment the long
+ * conversation stays local (above).
  */
 const REFRESH_DETAIL = 'The database is unavailable';
 
@@ -74,6 +82,61 @@ const scrollToTop = (page: Page) => page.getByTestId('message-scroller').evaluat
 const SEND = '**/api/v1/chat/messages*';
 const refreshButton = (page: Page) => page.getByRole('button', { name: 'Refresh message' });
 const isStop = (url: URL) => /\/chat\/messages\/[^/]+\/stop$/.test(url.pathname);
+const isFollowStream = (url: URL) => /\/chat\/messages\/[^/]+\/stream$/.test(url.pathname);
+const openConversationId = (page: Page) => new URL(page.url()).searchParams.get('id')!;
+
+/** The reply's stream is cut after its control record (and what the server said it was doing), before its words. */
+const cutAhead = (ahead: Step[]) => {
+  const end = ahead.find((e) => e.type !== 'stream.control' && e.type !== 'stream.status');
+  return ahead[0]?.type === 'stream.control' && end?.type === 'stream.failed' && end.phase === 'stream';
+};
+
+/** The events of the next time the reply is followed, from `ahead` on: up to the follow's own end. */
+function nextFollowing(ahead: Step[]): Step[] {
+  const end = ahead.findIndex((e) => e.type === 'xstate.done.actor.follow');
+  return end === -1 ? [] : ahead.slice(0, end + 1);
+}
+const followFails = (segment: Step[]) => segment.some((e) => e.type === 'xstate.done.actor.follow' && (e.output as { status: string }).status === 'failed');
+
+/**
+ * Makes the next follow fail as it does when the server cannot be reached: its stream refused and each check a 500
+ * (the follow stops at a failed check).
+ */
+async function failFollow(page: Page) {
+  await page.route(isFollowStream, (route) => route.abort('connectionfailed'));
+  await page.route(isRecentLoad, (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
+}
+
+/** Waits until the server has ended the open conversation's reply (a stream cut or a follow failed leaves it going). */
+async function replyEnded(page: Page) {
+  const headers = { Authorization: `Bearer ${await signedInToken(page)}` };
+  const id = openConversationId(page);
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`/api/v1/chat/conversations/${id}/messages/recent`, { headers });
+        const body = (await res.json()) as { data: { messages: Array<{ status: string }> } };
+        return body.data.messages.some((m) => m.status === 'streaming');
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(false);
+}
+
+/** Refresh's read as the server answered a moment earlier (the reply still being written), when it has ended. */
+async function refreshFindsReplyWritten(page: Page) {
+  await page.route(
+    isRecentLoad,
+    async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { data: { messages: Array<{ status: string; content: string }> } };
+      const last = body.data.messages.at(-1)!;
+      if (last.status === 'complete') Object.assign(last, { status: 'streaming', content: last.content.slice(0, 60) });
+      await route.fulfill({ response, json: body });
+    },
+    { times: 1 },
+  );
+}
 
 /**
  * A page-side watch of the reply being written (the busy assistant message): every distinct length its text had,
@@ -83,7 +146,8 @@ const watchReplies = () => {
   const w = window as unknown as { replyLengths: Set<number> };
   w.replyLengths = new Set();
   new MutationObserver(() => {
-    const busy = document.querySelector('article[aria-busy="true"]');
+    // The newest: a reply whose follow failed stays marked as being written above it (noted as a product defect).
+    const busy = [...document.querySelectorAll('article[aria-busy="true"]')].at(-1);
     const length = busy?.textContent?.trim().length ?? 0;
     if (busy && length > 0) w.replyLengths.add(length);
   }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
@@ -96,6 +160,8 @@ interface World {
   ids: Map<string | null, string>;
   questions: Map<string, string>;
   lastQuestion: string;
+  /** Stop was clicked while the reply was followed: whether the server had ended it first is a matter of speed. */
+  stoppedWhileFollowing: boolean;
 }
 
 /** Switches web browsing on or off in the features menu (the demo organisation is premium), as the next send asks. */
@@ -108,11 +174,28 @@ async function setBrowsing(page: Page, on: boolean) {
   else await expect(features).not.toContainText('Web Browsing');
 }
 
+/** A reply ended whole or stopped: nothing pending, the box takes the next question. */
+async function replyComplete(page: Page, w: World, stopped: boolean) {
+  await expectReplyComplete(page);
+  // A stopped reply keeps what was written and says it was stopped; a whole one ends with the demo's hint. A reply
+  // stopped while followed may have ended on the server first (the stop then changes nothing).
+  if (!w.stoppedWhileFollowing) {
+    await expect(assistantMessages(page).last().getByText('Stopped', { exact: true })).toHaveCount(stopped ? 1 : 0);
+    if (isLocalServer && !stopped) await expect(assistantMessages(page).last()).toContainText('LLM_MODEL=gpt-4o-mini');
+  }
+  await expect(refreshButton(page)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
+}
+
 /** What a person does for each generated event, and what the screen then shows; `next` tells how it should end. */
-async function perform(page: Page, w: World, event: Step, next: Step | undefined) {
+async function perform(page: Page, w: World, event: Step, ahead: Step[]) {
+  const next = ahead[0];
   switch (event.type) {
     case 'message.submit':
     case 'message.edit': {
+      if (cutAhead(ahead)) await cutNextSend(page);
+      // The words wait until 'Searching the web' has been seen (a deployment's search may be quick).
+      if (ahead[1]?.type === 'stream.status') await holdNextWords(page);
       if (next?.type === 'stream.failed' && next.code === FAIR_USE_EXCEEDED_CODE) {
         await page.route(SEND, (route) =>
           route.fulfill({ status: 429, json: { status: 'error', detail: FAIR_USE_EXCEEDED, message: FAIR_USE_EXCEEDED, code: FAIR_USE_EXCEEDED_CODE } }),
@@ -147,6 +230,7 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
     case 'stream.status':
       // The server searches the web before the model is asked: the reply's place says so instead of 'Thinking'.
       await expect(assistantMessages(page).last().getByRole('status')).toHaveText('Searching the web');
+      await releaseWords(page);
       return;
     case 'stream.chunk':
       if (event.text !== 'Answer') {
@@ -158,20 +242,25 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       await expect(assistantMessages(page).last().getByText(/^(Thinking|Searching the web)$/)).toHaveCount(0, { timeout: 20_000 });
       await expect(assistantMessages(page).last()).not.toBeEmpty();
       return;
+    case 'xstate.done.actor.follow':
+      if ((event.output as { status: string }).status === 'failed') {
+        // The follow could not read the reply: said as a lost connection, with Refresh message.
+        await expect(refreshButton(page)).toBeVisible();
+        await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
+        await page.unroute(isFollowStream);
+        await page.unroute(isRecentLoad);
+        // What follows finds the reply as the server ends it.
+        await replyEnded(page);
+        return;
+      }
+      return replyComplete(page, w, false);
     case 'stream.done':
-    case 'xstate.done.actor.follow': {
-      await expectReplyComplete(page);
-      const stopped = event.type === 'stream.done' && event.stopped === true;
-      // A stopped reply keeps what was written and says it was stopped; a whole one ends with the demo's hint.
-      await expect(assistantMessages(page).last().getByText('Stopped', { exact: true })).toHaveCount(stopped ? 1 : 0);
-      if (isLocalServer && !stopped) await expect(assistantMessages(page).last()).toContainText('LLM_MODEL=gpt-4o-mini');
-      await expect(refreshButton(page)).toHaveCount(0);
-      await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
-      return;
-    }
+      return replyComplete(page, w, event.stopped === true);
     case 'reply.stop':
       if (next?.type === 'xstate.error.actor.stopReply') await page.route(isStop, (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
       await page.getByRole('button', { name: 'Stop reply' }).click();
+      // A followed reply's stream was held for the click: it goes on now.
+      if (await releaseFollow(page)) w.stoppedWhileFollowing = true;
       return;
     case 'xstate.error.actor.stopReply':
       // The stop was refused: said at once, and the reply goes on to its end, whole.
@@ -186,7 +275,10 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
       return;
     case 'message.regenerate': {
-      if (next?.type === 'stream.failed') await page.route(SEND, (route) => route.abort('connectionfailed'));
+      // After a stream cut the server is still writing the reply, and takes no new question until it has ended.
+      if (await refreshButton(page).isVisible()) await replyEnded(page);
+      if (cutAhead(ahead)) await cutNextSend(page);
+      else if (next?.type === 'stream.failed') await page.route(SEND, (route) => route.abort('connectionfailed'));
       await forgetReplyLengths(page);
       await setBrowsing(page, false);
       const questions = await userMessages(page).count();
@@ -209,7 +301,14 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
         return;
       }
       // The same error box as a reply the model failed to write: its title, then the machine's sentence.
-      await expect(assistantMessages(page).last()).toContainText(`${CONNECTION_FAILED_TITLE}${SEND_REQUEST_FAILED}`);
+      if (event.phase === 'stream') {
+        // Cut after its control record: the question and the reply have their ids, so it can also be asked again.
+        await expect(assistantMessages(page).last()).toContainText(`${CONNECTION_FAILED_TITLE}${SEND_STREAM_FAILED}`);
+        await assistantMessages(page).last().hover();
+        await expect(assistantMessages(page).last().getByRole('button', { name: 'Regenerate reply' })).toBeVisible();
+      } else {
+        await expect(assistantMessages(page).last()).toContainText(`${CONNECTION_FAILED_TITLE}${SEND_REQUEST_FAILED}`);
+      }
       await expect(refreshButton(page)).toBeVisible();
       await page.unroute(SEND);
       return;
@@ -226,9 +325,17 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
           await route.fulfill({ response, json: body });
         });
       }
+      if (next?.type === 'xstate.done.actor.loadRecent' && (next.output as { messages: Array<{ status: string }> }).messages.some((m) => m.status === 'streaming')) {
+        // The reply cut off is still being written: found so, and followed.
+        await refreshFindsReplyWritten(page);
+        const following = nextFollowing(ahead);
+        if (followFails(following)) await failFollow(page);
+        if (following.some((e) => e.type === 'reply.stop')) await holdFollow(page);
+        await forgetReplyLengths(page);
+      }
       await refreshButton(page).click();
       // A path may end here: the refresh then ends as it does on the real server.
-      if (!next) await expect(page.getByText(MESSAGES_REFRESHED)).toBeVisible();
+      if (!next) await expect(page.getByText(MESSAGES_REFRESHED).last()).toBeVisible();
       return;
     case 'xstate.done.actor.loadRecent':
       if ((event.output as { messages: unknown[] }).messages.length === 0) {
@@ -238,7 +345,7 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
         await page.unroute(isRecentLoad);
         return;
       }
-      await expect(page.getByText(MESSAGES_REFRESHED)).toBeVisible();
+      await expect(page.getByText(MESSAGES_REFRESHED).last()).toBeVisible();
       await expect(refreshButton(page)).toHaveCount(0);
       return;
     case 'xstate.error.actor.loadRecent':
@@ -292,6 +399,15 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       await page.unroute(isMessagesLoad(new URL(page.url()).searchParams.get('id')!));
       return;
     }
+    case 'follow.text':
+      // The followed reply grew on screen from its own stream (seen by the page's watch, however fast it was).
+      await expect.poll(() => replyLengths(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+      return;
+    case 'poll.progress':
+      // The saved reply is read: no longer being written.
+      await expect(assistantMessages(page).last()).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
+      await expect(assistantMessages(page).last()).not.toBeEmpty();
+      return;
     case 'messages.loadEarlier':
       if (next?.type === 'xstate.error.actor.loadEarlier') await page.route(isEarlierLoad, (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
       await scrollToTop(page);
@@ -345,6 +461,10 @@ async function setUp(page: Page, w: World, input: { conversationId: string | nul
   w.questions.set(id, asked);
   // Reload once the answer has begun (and well before its end: the offline reply takes seconds).
   await expect(assistantMessages(page).last().getByText('Thinking')).toHaveCount(0);
+  const following = nextFollowing(events);
+  // The stream is held only from a step (the page's own fault switch); a path never asks it at the reload.
+  if (following.some((e) => e.type === 'reply.stop')) throw new Error('no browser set-up for Stop while a reloaded reply is followed');
+  if (events[0]?.type !== 'xstate.error.actor.loadMessages' && followFails(following)) await failFollow(page);
   if (events[0]?.type === 'xstate.error.actor.loadMessages') {
     await page.route(isMessagesLoad(id), (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
   } else {
@@ -377,11 +497,12 @@ test.describe('chat-send paths (generated from machines/chat-send.machine.ts)', 
       test.setTimeout(120_000);
       await signInAndLand(page, accounts.user, /\/chat$/);
       await page.addInitScript(watchReplies);
-      const w: World = { ids: new Map(), questions: new Map(), lastQuestion: '' };
+      await page.addInitScript(streamFaults);
+      const w: World = { ids: new Map(), questions: new Map(), lastQuestion: '', stoppedWhileFollowing: false };
       await setUp(page, w, path.input, path.events);
       for (const [i, event] of path.events.entries()) {
         await test.step(event.type, async () => {
-          await perform(page, w, event, path.events[i + 1]);
+          await perform(page, w, event, path.events.slice(i + 1));
           // A conversation made here is opened again by its id later on.
           const made = w.ids.get(event.conversationId as string);
           if (event.type === 'stream.control' && made && !w.questions.has(made)) w.questions.set(made, w.lastQuestion);

@@ -6,6 +6,7 @@ import { loadFailure } from '../../../machines/load-failure';
 import { notice } from '../../../machines/notice';
 import { recordEditorMachine } from '../../../machines/record-editor.machine';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
+import { clientsListLeavesOut } from '../../model/support/record-editor-options';
 
 /**
  * The Clients page's machine: the record editor with the clients' input. The paths reach every state and transition
@@ -158,3 +159,6 @@ if (pending.length) folded.push({ ...covering[0]!, events: pending });
 export const clientsListPaths = asSteps<typeof clientsListInput>(
   folded.map((p) => ({ ...p, description: p.events.map((e) => stepName(e as Step)).join(' → ') })),
 );
+
+/** What no browser can cause on this page (test/e2e/paths/coverage.ts counts the rest). */
+export const clientsListUnforceable = [clientsListLeavesOut];

@@ -5,6 +5,7 @@ import { departmentEvents, departmentsAdminInput, nameError, type Deletion, type
 import { notice } from '../../../machines/notice';
 import { recordEditorMachine } from '../../../machines/record-editor.machine';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
+import { departmentsAdminLeavesOut } from '../../model/support/record-editor-options';
 
 /**
  * The Departments page's machine: the record editor with the departments' input. The paths reach every transition
@@ -119,3 +120,6 @@ export const departmentsAdminPaths = asSteps<undefined>(
     }),
   ),
 );
+
+/** What no browser can cause on this page (test/e2e/paths/coverage.ts counts the rest). */
+export const departmentsAdminUnforceable = [departmentsAdminLeavesOut];

@@ -1,6 +1,7 @@
 import type { SnapshotFrom } from 'xstate';
 import { replyRatingMachine } from '../../../machines/reply-rating.machine';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
+import type { LeftOut } from '../../model/support/model-paths';
 
 type Snap = SnapshotFrom<typeof replyRatingMachine>;
 
@@ -60,3 +61,9 @@ export const replyRatingPaths = asSteps<{ messageId: string; rating: null }>(
     }),
   ),
 );
+
+/** What no browser can cause (test/e2e/paths/coverage.ts counts the rest); the header above says why. */
+export const replyRatingUnforceable: LeftOut[] = [
+  { why: 'an over-long comment: the text area stops at the limit', transitions: ['replyRating.commenting --comment.send#2--> (self)'] },
+  { why: 'a thumb pressed while the comment dialog is open: the dialog is modal', transitions: ['replyRating.commenting --rating.choose#4--> replyRating.saving'] },
+];

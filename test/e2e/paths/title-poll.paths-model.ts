@@ -2,6 +2,7 @@ import type { SnapshotFrom } from 'xstate';
 import { DEFAULT_CONVERSATION_TITLE } from '../../../contract/chat-constants';
 import { MAX_TITLE_POLL_ATTEMPTS, titlePollInput, titlePollMachine } from '../../../machines/title-poll.machine';
 import { asSteps, coveringPaths, maximalPaths, type Step } from './paths-support';
+import type { LeftOut } from '../../model/support/model-paths';
 
 type Snap = SnapshotFrom<typeof titlePollMachine>;
 
@@ -41,3 +42,9 @@ export const titlePollPaths = asSteps<unknown>(coveringPaths(
     edgeKeys: true,
   }),
 ));
+
+/** What no browser can cause (test/e2e/paths/coverage.ts counts the rest). */
+export const titlePollUnforceable: LeftOut[] = [
+  { why: 'the product never sends poll.stop: the screen stops the poll actor when the person leaves', transitions: ['poll --poll.stop#0--> poll.stopped'] },
+  { why: 'a title poll does not stop on errors (stopOnError is false in titlePollInput)', transitions: ['poll.checking --xstate.error.actor.check#3--> poll.failed'] },
+];

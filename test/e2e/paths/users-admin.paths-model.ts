@@ -5,6 +5,7 @@ import { notice } from '../../../machines/notice';
 import { recordEditorMachine } from '../../../machines/record-editor.machine';
 import { oppositeStatus, userEvents, userNameError, usersAdminInput, type UserAct, type UserDraft } from '../../../machines/users-admin.machine';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
+import { usersAdminLeavesOut } from '../../model/support/record-editor-options';
 
 /**
  * The Users page's machine: the record editor with the users' input. The paths reach every transition that input can
@@ -165,3 +166,6 @@ export const usersAdminPaths = asSteps<ReturnType<typeof usersAdminInput>>(
     }),
   ),
 );
+
+/** What no browser can cause on this page (test/e2e/paths/coverage.ts counts the rest). */
+export const usersAdminUnforceable = [usersAdminLeavesOut];

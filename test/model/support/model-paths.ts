@@ -111,6 +111,12 @@ function transitionsOf(node: AnyStateNode): AnyTransitionDefinition[] {
 const edgeId = (t: AnyTransitionDefinition, i: number) =>
   `${t.source.id} --${t.eventType || 'always'}#${i}--> ${(t.target ?? []).map((n: AnyStateNode) => n.id).join(',') || '(self)'}`;
 
+/** Transitions a path set leaves out on purpose, and why (as the coverage reports print them). */
+export interface LeftOut {
+  why: string;
+  transitions: string[];
+}
+
 export interface Coverage {
   states: { covered: number; total: number; missing: string[] };
   transitions: { covered: number; total: number; missing: string[] };
