@@ -9,16 +9,18 @@ import { PASTE_PROMPT_FAILED, PROMPT_PASTED } from '../../../machines/prompt-lib
 import { TITLE_POLL_INTERVAL_MS } from '../../../machines/title-poll.machine';
 import { numberedLabel, seedConversation } from '../../bench/seed-conversation';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
-import { accounts, localDataDir, signInByApi } from '../helpers/accounts';
+import { accounts, isLocalServer, localDataDir, signInByApi } from '../helpers/accounts';
 import { seededConversation, whileLocked } from '../helpers/seed';
 import { chatScreenMachine, chatScreenPaths as paths, LONG, NEW, POLL_DONE, SEEDED, TOO_LONG } from './chat-screen.paths-model';
 import {
   ask,
   assistantMessages,
+  browsingAvailable,
   conversationLink,
   conversationNav,
   expectReplyComplete,
   messageBox,
+  NO_WEB_SEARCH,
   signedInToken,
   unique,
   userMessages,
@@ -362,6 +364,8 @@ test.describe('chat-screen paths (generated from machines/chat-screen.machine.ts
       await page.setViewportSize(DESKTOP);
       await signInByApi(page, accounts.user);
       const token = await signedInToken(page);
+      const browses = path.events.some((e) => e.type === 'option.toggle' && e.feature === 'browsing');
+      test.skip(!isLocalServer && browses && !(await browsingAvailable(page)), NO_WEB_SEARCH);
       const word = `screen${Math.random().toString(36).slice(2, 8)}`;
       const w: World = { ids: new Map(), word, title: '', question: '', asked: '', libraryPrompt: '', prompts: new Set(), documents: new Set(), releaseMe: () => {} };
       made = { token, w };

@@ -20,6 +20,8 @@ import { chatSendMachine, chatSendPaths as paths, GONE, LONG, LONG_COUNT, MID_RE
 import {
   ask,
   assistantMessages,
+  browsingAvailable,
+  NO_WEB_SEARCH,
   revealConversationLink,
   errorEnvelope,
   signedInToken,
@@ -496,6 +498,8 @@ test.describe('chat-send paths (generated from machines/chat-send.machine.ts)', 
       // Real replies, one after another on a shared machine: more than the default 30 s.
       test.setTimeout(120_000);
       await signInAndLand(page, accounts.user, /\/chat$/);
+      const browses = path.events.some((e) => e.browsing === true);
+      test.skip(!isLocalServer && browses && !(await browsingAvailable(page)), NO_WEB_SEARCH);
       await page.addInitScript(watchReplies);
       await page.addInitScript(streamFaults);
       const w: World = { ids: new Map(), questions: new Map(), lastQuestion: '', stoppedWhileFollowing: false };

@@ -3,6 +3,7 @@ import type { AnyStateMachine } from 'xstate';
 import { coverageOf, generatePaths, type ModelPath, type ModelSpec } from '../../model/support/model-paths';
 import { accounts, password, tokenBeforeLoad } from '../helpers/accounts';
 import { withinRateLimits } from '../helpers/rate-limits';
+import { CHAT_TOOLS_PATH } from '../../../contract/chat-tools';
 
 /** A machine event as generated; payloads only matter to the model, the browser step reads the type (and ids). */
 export type Step = { type: string } & Record<string, unknown>;
@@ -175,4 +176,15 @@ export async function signedInToken(page: Page): Promise<string> {
   const token = await page.evaluate(() => localStorage.getItem('token'));
   expect(token).toBeTruthy();
   return token!;
+}
+
+/** Why a path that browses is skipped on a deployment that cannot (it offers Web Browsing disabled, with its reason). */
+export const NO_WEB_SEARCH =
+  'this deployment has no web search (SEARCH_PROVIDER): it offers Web Browsing disabled with its reason, so paths that browse are skipped';
+
+/** Whether the server signed in on `page` can browse the web (GET /chat/tools). */
+export async function browsingAvailable(page: Page): Promise<boolean> {
+  const res = await page.request.get(`/api/v1${CHAT_TOOLS_PATH}`, { headers: { Authorization: `Bearer ${await signedInToken(page)}` } });
+  expect(res.ok(), await res.text()).toBe(true);
+  return ((await res.json()) as { data: { web_browsing: { available: boolean } } }).data.web_browsing.available;
 }
