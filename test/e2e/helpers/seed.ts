@@ -7,7 +7,9 @@ import { insertUsageLog } from '../../../server/db/repositories/usage-logs';
 import { findUserByEmail } from '../../../server/db/repositories/users';
 import { countTextTokens } from '../../../server/services/chat/usage';
 import { OFFLINE_SOURCE, offlineReply } from '../../../server/llm/offline';
+import { numberedLabel, seedConversation } from '../../bench/seed-conversation';
 import { apiTokenOf, createConversationByApi } from '../paths/paths-support';
+import { withinRateLimits } from './rate-limits';
 import { accounts, isLocalServer, localDataDir } from './accounts';
 
 /**
@@ -21,6 +23,35 @@ import { accounts, isLocalServer, localDataDir } from './accounts';
 export async function seededConversation(request: APIRequestContext, question: string, email = accounts.user): Promise<string> {
   if (!isLocalServer) return createConversationByApi(request, await apiTokenOf(request, email), question);
   return whileLocked(() => seedOnce(question, email));
+}
+
+/** Words in the kept long conversation's first question, by which a deployment's run finds it again. */
+const KEPT_LONG = 'Kept by the e2e paths: a conversation longer than a page.';
+
+/**
+ * A conversation of `count` messages (questions and replies in turn) whose questions start with their
+ * numberedLabel, for paths that scroll up to a page before the latest. Locally it is seeded into the database
+ * (every message numbered) and deleted by its path. Against a deployment it is asked question by question through
+ * the API (count / 2 real replies, some two minutes of the offline responder) and kept: later runs find it by its
+ * first question's words and reuse it, and one left unfinished by a stopped run is deleted and asked again.
+ */
+export async function longConversation(request: APIRequestContext, count: number, email = accounts.user): Promise<string> {
+  if (isLocalServer) return (await whileLocked(() => seedConversation(localDataDir, email, count, { numbered: true }))).id;
+  const token = await apiTokenOf(request, email);
+  const headers = { Authorization: `Bearer ${token}` };
+  const found = await withinRateLimits(() => request.get('/api/v1/chat/conversations/search', { headers, params: { query: KEPT_LONG } }));
+  expect(found.ok(), await found.text()).toBe(true);
+  for (const { id } of ((await found.json()) as { data: { conversations: Array<{ id: string }> } }).data.conversations) {
+    const latest = await withinRateLimits(() => request.get(`/api/v1/chat/conversations/${id}/messages`, { headers }));
+    const page = ((await latest.json()) as { data: { messages: Array<{ sender: string; content: string; status: string }>; earlier_cursor: string | null } }).data;
+    const lastQuestion = page.messages.filter((m) => m.sender === 'user').at(-1);
+    const whole = page.earlier_cursor !== null && lastQuestion?.content.startsWith(numberedLabel(count - 1, count)) && page.messages.at(-1)?.status === 'complete';
+    if (whole) return id;
+    await withinRateLimits(() => request.delete(`/api/v1/chat/conversations/${id}`, { headers }));
+  }
+  const id = await createConversationByApi(request, token, `${numberedLabel(1, count)} ${KEPT_LONG}`);
+  for (let n = 3; n < count; n += 2) await createConversationByApi(request, token, numberedLabel(n, count), id);
+  return id;
 }
 
 /**

@@ -4,7 +4,6 @@ import type { Feature } from '../../../contract/features';
 import { chatScreenMachine, type ChatScreenInput } from '../../../machines/chat-screen.machine';
 import { RENAMED } from '../../../machines/conversation-list.machine';
 import type { ModelPath } from '../../model/support/model-paths';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, chainPaths, coveringPaths, maximalPaths, type Step } from './paths-support';
 
 type Snap = SnapshotFrom<typeof chatScreenMachine>;
@@ -14,7 +13,7 @@ type Path = ModelPath<typeof chatScreenMachine>;
  * Model conversation ids, each standing for one the browser test has in hand:
  * - SEEDED: a finished conversation (one question, its reply) seeded before the path and opened by its URL;
  * - NEW: the conversation the path's first question on the new-chat screen creates;
- * - LONG: a conversation of more than one page of messages seeded into the local database (local runs only).
+ * - LONG: a conversation of more than one page of messages (test/e2e/helpers/seed.ts longConversation).
  */
 export const SEEDED = 'seeded';
 export const NEW = 'new';
@@ -212,8 +211,7 @@ export { chatScreenMachine };
 const inputs: ChatScreenInput[] = [
   { conversationId: null, entitlements: PREMIUM },
   { conversationId: SEEDED, entitlements: PREMIUM },
-  // Only a local run can seed more than a page of messages.
-  ...(isLocalServer ? [{ conversationId: LONG, entitlements: PREMIUM }] : []),
+  { conversationId: LONG, entitlements: PREMIUM },
 ];
 export const chatScreenPaths = asSteps<ChatScreenInput>(
   joined(

@@ -7,10 +7,10 @@ import { CONNECTION_FAILED_TITLE, MESSAGES_REFRESHED } from '../../../machines/c
 import { DELETED, RENAMED } from '../../../machines/conversation-list.machine';
 import { PASTE_PROMPT_FAILED, PROMPT_PASTED } from '../../../machines/prompt-library.machine';
 import { TITLE_POLL_INTERVAL_MS } from '../../../machines/title-poll.machine';
-import { numberedLabel, seedConversation } from '../../bench/seed-conversation';
+import { numberedLabel } from '../../bench/seed-conversation';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
-import { accounts, isLocalServer, localDataDir, signInByApi } from '../helpers/accounts';
-import { seededConversation, whileLocked } from '../helpers/seed';
+import { accounts, isLocalServer, signInByApi } from '../helpers/accounts';
+import { longConversation, seededConversation } from '../helpers/seed';
 import { chatScreenMachine, chatScreenPaths as paths, LONG, NEW, POLL_DONE, SEEDED, TOO_LONG } from './chat-screen.paths-model';
 import {
   ask,
@@ -39,9 +39,8 @@ import {
  * /users/me, held until the step and answered without image generation), a prompt too long for the box (a draft
  * near the message limit typed first).
  *
- * Generated only locally (no E2E_BASE_URL): scrolling up in a conversation of more than one page of messages
- * (`messages.loadEarlier`: such a conversation is seeded into the local database; on a deployment it would take
- * some thirty real replies).
+ * Scrolling up in a conversation of more than one page of messages (`messages.loadEarlier`): seeded into the local
+ * database, asked once through the API on a deployment and kept there (test/e2e/helpers/seed.ts longConversation).
  *
  * Not generated: Load more in the sidebar and in its search results (`list.loadMore`, `search.loadMore`: more than
  * a page, ten, of the person's conversations, which on a deployment means eleven real replies a run; the
@@ -77,6 +76,8 @@ const deleteDialog = (page: Page) => page.getByRole('alertdialog', { name: 'Dele
 const attached = (page: Page) => page.getByRole('list', { name: 'Attached files' });
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
 const openId = (page: Page) => new URL(page.url()).searchParams.get('id');
+/** The long conversation's first question (a reply may quote it). */
+const firstQuestion = (page: Page) => userMessages(page).filter({ hasText: numberedLabel(1, LONG_COUNT) });
 const item = (page: Page, id: string) => conversationNav(page).getByRole('listitem').filter({ has: page.locator(`a[href="/chat?id=${id}"]`) });
 
 /** Ids in an API answer (an upload's documents), for deleting what the path stored. */
@@ -317,10 +318,10 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       await page.setViewportSize(DESKTOP);
       return;
     case 'messages.loadEarlier':
-      await expect(page.getByText(numberedLabel(1, LONG_COUNT))).toHaveCount(0);
+      await expect(firstQuestion(page)).toHaveCount(0);
       await expect(async () => {
         await page.getByTestId('message-scroller').evaluate((el) => el.scrollTo({ top: 0 }));
-        await expect(page.getByText(numberedLabel(1, LONG_COUNT))).toBeInViewport({ timeout: 1_000 });
+        await expect(firstQuestion(page)).toBeInViewport({ timeout: 1_000 });
       }).toPass({ timeout: 20_000 });
       return;
     default:
@@ -348,7 +349,10 @@ test.describe('chat-screen paths (generated from machines/chat-screen.machine.ts
     if (!made) return;
     const { token, w } = made;
     made = null;
-    for (const id of w.ids.values()) await deleteQuietly(request, token, `/chat/conversations/${id}`);
+    for (const [model, id] of w.ids) {
+      // The long conversation a deployment keeps (test/e2e/helpers/seed.ts).
+      if (model !== LONG || isLocalServer) await deleteQuietly(request, token, `/chat/conversations/${id}`);
+    }
     for (const id of w.prompts) await deleteQuietly(request, token, `/prompt-libraries/${id}`);
     for (const id of w.documents) await deleteQuietly(request, token, `/documents/${id}`);
   });
@@ -384,7 +388,9 @@ test.describe('chat-screen paths (generated from machines/chat-screen.machine.ts
         w.ids.set(SEEDED, await seededConversation(page.request, w.title));
       }
       if (path.input.conversationId === LONG) {
-        w.ids.set(LONG, (await whileLocked(() => seedConversation(localDataDir, accounts.user, LONG_COUNT, { numbered: true }))).id);
+        // On a deployment the first run asks thirty real questions, one after another.
+        if (!isLocalServer) test.setTimeout(test.info().timeout + 10 * 60_000);
+        w.ids.set(LONG, await longConversation(page.request, LONG_COUNT));
       }
       if (types.has('entitlements.changed')) {
         const answered = new Promise<void>((resolve) => (w.releaseMe = resolve));

@@ -2,7 +2,6 @@ import type { SnapshotFrom } from 'xstate';
 import { chatSendMachine } from '../../../machines/chat-send.machine';
 import type { ChatMessage, ConversationMessages } from '../../../contract/chat';
 import { FAIR_USE_EXCEEDED, FAIR_USE_EXCEEDED_CODE } from '../../../contract/chat-constants';
-import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
 import type { LeftOut } from '../../model/support/model-paths';
 
@@ -13,8 +12,8 @@ type Snap = SnapshotFrom<typeof chatSendMachine>;
  * - OTHER: a finished conversation the test made before the path starts (opened from the list);
  * - MID_REPLY: a conversation whose first reply is still being written when the page opens it (a reload);
  * - `new-N`: the conversation a question on the new-chat screen creates (its id comes with the control record);
- * - LONG: a conversation of LONG_COUNT messages seeded before the path starts (local runs only): it opens on its
- *   latest page and the reader scrolls up for the one before;
+ * - LONG: a conversation of LONG_COUNT messages made before the path starts (seeded locally, asked through the API
+ *   on a deployment): it opens on its latest page and the reader scrolls up for the one before;
  * - GONE: a link to a conversation the server does not have (a person follows a wrong or stale link).
  */
 export const OTHER = 'other';
@@ -186,8 +185,6 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-/** Only a local run can seed the long conversation. */
-const opensLong = (e: Step) => e.type === 'conversation.open' && e.conversationId === LONG;
 
 const kind = (id: string | null) => (id === null ? 'none' : id.startsWith('new-') ? 'new' : id);
 
@@ -220,8 +217,6 @@ export const chatSendPaths = asSteps<{ conversationId: string | null }>(covering
   simpleKey: (s) => JSON.stringify([s.value, kind(s.context.conversationId)]),
   // One path per edge: a send from a failure arrives where a send from idle does.
   edgeKeys: true,
-  // A long seeded conversation exists only beside the local server.
-  filterEvents: (_s, e) => isLocalServer || !opensLong(e as Step),
 })));
 
 /** What no browser can cause (test/e2e/paths/coverage.ts counts the rest); the model test covers them. */

@@ -14,8 +14,8 @@ import {
 import { FAIR_USE_EXCEEDED, FAIR_USE_EXCEEDED_CODE } from '../../../contract/chat-constants';
 import { CONVERSATION_NOT_FOUND, CONVERSATION_NOT_FOUND_TEXT } from '../../../src/features/chat/conversation-not-found';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
-import { numberedLabel, seedConversation } from '../../bench/seed-conversation';
-import { accounts, isLocalServer, localDataDir, signInAndLand } from '../helpers/accounts';
+import { numberedLabel } from '../../bench/seed-conversation';
+import { accounts, isLocalServer, signInAndLand } from '../helpers/accounts';
 import { chatSendMachine, chatSendPaths as paths, GONE, LONG, LONG_COUNT, MID_REPLY, OTHER } from './chat-send.paths-model';
 import {
   ask,
@@ -30,7 +30,7 @@ import {
   userMessages,
   type Step,
 } from './paths-support';
-import { seededConversation, whileLocked } from '../helpers/seed';
+import { longConversation, seededConversation } from '../helpers/seed';
 import { withinRateLimits } from '../helpers/rate-limits';
 import { cutNextSend, holdFollow, holdNextWords, releaseFollow, releaseWords, streamFaults } from '../helpers/stream-faults';
 
@@ -44,8 +44,8 @@ import { cutNextSend, holdFollow, holdNextWords, releaseFollow, releaseWords, st
  * A long conversation (more than one page of messages, seeded into the local database) opens on its latest page;
  * scrolling to the top loads the page before it.
  *
- * Generated only locally (no E2E_BASE_URL): the long conversation (seeded; on a deployment it would take some
- * thirty real replies).
+ * The long conversation is seeded into the local database; on a deployment it is asked through the API once (thirty
+ * real replies, some two minutes) and kept for later runs.
  * Generated locally and against a deployment alike, the faults forced in the browser with `page.route` stubs: the send failing (`stream.failed`: the request aborted), loading
  * a conversation failing (`xstate.error.actor.loadMessages`: a 500), Refresh message failing
  * (`xstate.error.actor.loadRecent`: a 500 with the server's sentence) and the earlier page failing
@@ -70,15 +70,15 @@ import { cutNextSend, holdFollow, holdNextWords, releaseFollow, releaseWords, st
  * Not generated, because nothing a browser does can cause them (chatSendUnforceable in the paths model lists them
  * with the reasons; the model test covers them): the send actor itself failing, the follow child failing,
  * `stream.done` or `stream.error` before any conversation. Not generated yet, though a browser could force it: an
- * earlier page that no longer fits after a refresh (the long conversation). Against a deployment the long
- * conversation stays local (above).
+ * earlier page that no longer fits after a refresh (the long conversation).
  */
 const REFRESH_DETAIL = 'The database is unavailable';
 
 const isMessagesLoad = (id: string) => (url: URL) => url.pathname.endsWith(`/chat/conversations/${id}/messages`);
 const isRecentLoad = (url: URL) => url.pathname.endsWith('/messages/recent');
 const isEarlierLoad = (url: URL) => url.pathname.endsWith('/messages') && url.searchParams.has('before');
-const longLabel = (n: number) => numberedLabel(n, LONG_COUNT);
+/** The long conversation's first question (a reply may quote it). */
+const firstQuestion = (page: Page) => userMessages(page).filter({ hasText: numberedLabel(1, LONG_COUNT) });
 /** Scrolls the conversation to its top, as a reader does to see what came before. */
 const scrollToTop = (page: Page) => page.getByTestId('message-scroller').evaluate((el) => el.scrollTo({ top: 0 }));
 const SEND = '**/api/v1/chat/messages*';
@@ -375,8 +375,8 @@ async function perform(page: Page, w: World, event: Step, ahead: Step[]) {
       const id = new URL(page.url()).searchParams.get('id')!;
       if (id === w.ids.get(LONG)) {
         // Its latest page, at the end; the first message is not loaded.
-        await expect(page.getByText(longLabel(LONG_COUNT))).toBeInViewport();
-        await expect(page.getByText(longLabel(1))).toHaveCount(0);
+        await expect(assistantMessages(page).last()).toBeInViewport();
+        await expect(firstQuestion(page)).toHaveCount(0);
         return;
       }
       const asked = w.questions.get(id)!;
@@ -421,12 +421,12 @@ async function perform(page: Page, w: World, event: Step, ahead: Step[]) {
       // move the reader down from the very top, as a reader sees: they scroll up once more.
       await expect(async () => {
         await scrollToTop(page);
-        await expect(page.getByText(longLabel(1))).toBeInViewport({ timeout: 1_000 });
+        await expect(firstQuestion(page)).toBeInViewport({ timeout: 1_000 });
       }).toPass({ timeout: 15_000 });
       return;
     case 'xstate.error.actor.loadEarlier':
       await expect(page.getByText(FETCH_MESSAGES_FAILED)).toBeVisible();
-      await expect(page.getByText(longLabel(1))).toHaveCount(0);
+      await expect(firstQuestion(page)).toHaveCount(0);
       await page.unroute(isEarlierLoad);
       return;
     default:
@@ -443,7 +443,9 @@ async function setUp(page: Page, w: World, input: { conversationId: string | nul
     w.questions.set(id, asked);
   }
   if (events.some((e) => e.type === 'conversation.open' && e.conversationId === LONG)) {
-    w.ids.set(LONG, (await whileLocked(() => seedConversation(localDataDir, accounts.user, LONG_COUNT, { numbered: true }))).id);
+    // On a deployment the first run asks thirty real questions, one after another.
+    if (!isLocalServer) test.setTimeout(test.info().timeout + 10 * 60_000);
+    w.ids.set(LONG, await longConversation(page.request, LONG_COUNT));
   }
   if (input.conversationId === GONE) {
     // A link to a conversation the server has never had.
@@ -515,7 +517,8 @@ test.describe('chat-send paths (generated from machines/chat-send.machine.ts)', 
       // What the path made is deleted, so repeated runs on one organisation do not fill it.
       const headers = { Authorization: `Bearer ${await signedInToken(page)}` };
       for (const [model, id] of w.ids) {
-        if (model === GONE) continue;
+        // A link to nothing, and the long conversation a deployment keeps (test/e2e/helpers/seed.ts).
+        if (model === GONE || (model === LONG && !isLocalServer)) continue;
         const deleted = await withinRateLimits(() => page.request.delete(`/api/v1/chat/conversations/${id}`, { headers }));
         expect(deleted.ok()).toBe(true);
       }

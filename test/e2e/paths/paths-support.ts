@@ -153,12 +153,15 @@ export async function apiTokenOf(request: APIRequestContext, email: string) {
   return ((await response.json()) as { data: { access_token: string } }).data.access_token;
 }
 
-/** A conversation made as the chat makes it (POST /chat/messages, the reply streamed to its end); returns its id. */
-export async function createConversationByApi(request: APIRequestContext, token: string, message: string) {
+/**
+ * A conversation made as the chat makes it (POST /chat/messages, the reply streamed to its end), or a question asked
+ * in `conversationId`; returns the conversation's id.
+ */
+export async function createConversationByApi(request: APIRequestContext, token: string, message: string, conversationId: string | null = null) {
   const response = await withinRateLimits(() =>
     request.post('/api/v1/chat/messages', {
       headers: { Authorization: `Bearer ${token}` },
-      data: { conversation_id: null, message },
+      data: { conversation_id: conversationId, message },
       timeout: 60_000,
     }),
   );
