@@ -6,6 +6,7 @@ import { loadFailure } from '../../../machines/load-failure';
 import { contactFieldErrors } from '../../../shared/contact-form-rules';
 import { isLocalServer } from '../helpers/accounts';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
+import type { LeftOut } from '../../model/support/model-paths';
 
 type Snap = SnapshotFrom<typeof contactFormMachine>;
 
@@ -66,13 +67,17 @@ function eventsFor(s: Snap): Step[] {
   }
 }
 
-/** What a staging run cannot make happen: the widget is Google's there, and no stub stands in front of it. */
-const LOCAL_ONLY = new Set([
-  'xstate.error.actor.fetchSettings',
+/**
+ * Whether the deployment's reCAPTCHA is the test peer (test/e2e/helpers/recaptcha-peer.ts, as the local server's is;
+ * E2E_RECAPTCHA_PEER set): its widget can be ticked, expired and failed, and its verifier refuses a token on purpose.
+ */
+export const testRecaptcha = isLocalServer || Boolean(process.env.E2E_RECAPTCHA_PEER);
+
+/** What needs the test widget: Google's cannot be ticked by a test, nor made to expire or fail. */
+const WIDGET = new Set([
   'recaptcha.verified',
   'recaptcha.expired',
   'recaptcha.failed',
-  'recaptcha.unavailable',
   'xstate.done.actor.submit',
   'xstate.error.actor.submit',
 ]);
@@ -92,8 +97,8 @@ const generated = maximalPaths({
     ]),
   simpleKey: (s) => JSON.stringify([s.value, s.context.settings === null, s.context.token !== null]),
   edgeKeys: true,
-  // Closing while the settings load needs them held by a stub: local only, like the faults.
-  filterEvents: (s, e) => isLocalServer || !(LOCAL_ONLY.has(e.type) || (e.type === 'contact.close' && s.matches('loading'))),
+  // The settings failing, or held while the form is closed, are stubs in the browser: generated everywhere.
+  filterEvents: (_s, e) => testRecaptcha || !WIDGET.has(e.type),
 });
 
 /**
@@ -106,3 +111,24 @@ const forceable = generated.filter((p) =>
 
 export { contactFormMachine };
 export const contactFormPaths = asSteps<undefined>(coveringPaths(contactFormMachine, forceable));
+
+/**
+ * What no browser can cause against a deployment whose reCAPTCHA is Google's (test/e2e/paths/coverage.ts counts the
+ * rest): everything after a tick. With the test peer (E2E_RECAPTCHA_PEER) nothing is left out.
+ */
+export const contactFormUnforceable: LeftOut[] = testRecaptcha
+  ? []
+  : [
+      {
+        why: "the deployment's reCAPTCHA is Google's: a test cannot tick it, nor make it expire or fail, so nothing can be sent (E2E_RECAPTCHA_PEER, with the test peer as the deployment's reCAPTCHA, runs them)",
+        transitions: [
+          'contactForm.editing --recaptcha.verified#2--> (self)',
+          'contactForm.editing --recaptcha.expired#3--> (self)',
+          'contactForm.editing --recaptcha.failed#4--> (self)',
+          'contactForm.editing --contact.submit#6--> contactForm.submitting',
+          'contactForm.submitting --xstate.done.actor.submit#0--> contactForm.sent',
+          'contactForm.submitting --xstate.error.actor.submit#1--> contactForm.editing',
+          'contactForm.sent --contact.close#0--> contactForm.closed',
+        ],
+      },
+    ];
