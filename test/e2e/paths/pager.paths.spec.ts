@@ -518,7 +518,12 @@ async function runOAuth(page: Page, request: APIRequestContext, events: Step[]) 
             // machine is before this runner hears of that answer.
             refuse = next?.type === 'xstate.error.actor.fetchPage';
             await dialog.getByRole('button', { name: 'Create Configuration' }).click();
-            expect((await created).ok()).toBe(true);
+            const answer = await created;
+            test.skip(
+              !isLocalServer && answer.status() === 503,
+              'this deployment has no OAUTH_SECRET_KEY: it adds no OAuth configuration, so the path that adds one is skipped',
+            );
+            expect(answer.ok()).toBe(true);
             await expectToast(page, OAUTH_CREATED);
             return;
           }
