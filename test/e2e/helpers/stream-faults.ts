@@ -64,6 +64,18 @@ export const streamFaults = () => {
       },
     });
   };
+  /** For `relay`: the rest passes once `hold` is over. */
+  const passAfter =
+    (hold: Promise<void>) => async (pending: string, rest: ReadableStreamDefaultReader<Uint8Array>, out: ReadableStreamDefaultController<Uint8Array>) => {
+      await hold;
+      out.enqueue(new TextEncoder().encode(pending));
+      for (;;) {
+        const { value, done } = await rest.read();
+        if (done) return out.close();
+        out.enqueue(value);
+      }
+    };
+
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : String(input), location.href);
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
@@ -73,15 +85,7 @@ export const streamFaults = () => {
     if (sent && words && !faults.cutSend) {
       faults.words.hold = null;
       // The control record and what the server is doing pass; the words wait.
-      const body = relay(response.body!, (record, dataSeen) => dataSeen >= 1 && isData(record), async (pending, rest, out) => {
-        await words;
-        out.enqueue(new TextEncoder().encode(pending));
-        for (;;) {
-          const { value, done } = await rest.read();
-          if (done) return out.close();
-          out.enqueue(value);
-        }
-      });
+      const body = relay(response.body!, (record, dataSeen) => dataSeen >= 1 && isData(record), passAfter(words));
       return new Response(body, { status: response.status, headers: response.headers });
     }
     if (sent && faults.cutSend) {
@@ -110,15 +114,7 @@ export const streamFaults = () => {
       const hold = faults.follow.hold;
       if (hold) {
         // The text so far passes; whatever comes next (words, done, the end) waits.
-        body = relay(body, (_record, dataSeen) => dataSeen >= 1, async (pending, rest, out) => {
-          await hold;
-          out.enqueue(new TextEncoder().encode(pending));
-          for (;;) {
-            const { value, done } = await rest.read();
-            if (done) return out.close();
-            out.enqueue(value);
-          }
-        });
+        body = relay(body, (_record, dataSeen) => dataSeen >= 1, passAfter(hold));
       }
       return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
     }

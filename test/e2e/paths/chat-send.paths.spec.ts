@@ -125,10 +125,13 @@ async function replyEnded(page: Page) {
     .toBe(false);
 }
 
-/** Refresh's read as the server answered a moment earlier (the reply still being written), when it has ended. */
-async function refreshFindsReplyWritten(page: Page) {
+/**
+ * The next read of the conversation (`read`) answered as the server did a moment earlier, when the reply has ended
+ * since: still being written, with its first words. On a busy machine the page is slower than the reply.
+ */
+async function readsReplyWritten(page: Page, read: (url: URL) => boolean) {
   await page.route(
-    isRecentLoad,
+    read,
     async (route) => {
       const response = await route.fetch();
       const body = (await response.json()) as { data: { messages: Array<{ status: string; content: string }> } };
@@ -329,7 +332,7 @@ async function perform(page: Page, w: World, event: Step, ahead: Step[]) {
       }
       if (next?.type === 'xstate.done.actor.loadRecent' && (next.output as { messages: Array<{ status: string }> }).messages.some((m) => m.status === 'streaming')) {
         // The reply cut off is still being written: found so, and followed.
-        await refreshFindsReplyWritten(page);
+        await readsReplyWritten(page, isRecentLoad);
         const following = nextFollowing(ahead);
         if (followFails(following)) await failFollow(page);
         if (following.some((e) => e.type === 'reply.stop')) await holdFollow(page);
@@ -472,19 +475,8 @@ async function setUp(page: Page, w: World, input: { conversationId: string | nul
   if (events[0]?.type === 'xstate.error.actor.loadMessages') {
     await page.route(isMessagesLoad(id), (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
   } else {
-    // On a busy machine the reply may be complete before the reload's load: then that one load answers as the
-    // server did a moment earlier (the reply still being written), so the follow poll's real checks finish it.
-    await page.route(
-      isMessagesLoad(id),
-      async (route) => {
-        const response = await route.fetch();
-        const body = (await response.json()) as { data: { messages: Array<{ status: string; content: string }> } };
-        const last = body.data.messages.at(-1)!;
-        if (last.status === 'complete') Object.assign(last, { status: 'streaming', content: last.content.slice(0, 60) });
-        await route.fulfill({ response, json: body });
-      },
-      { times: 1 },
-    );
+    // The reload's load finds the reply being written, so the follow's real checks finish it.
+    await readsReplyWritten(page, isMessagesLoad(id));
   }
   await page.reload();
 }
