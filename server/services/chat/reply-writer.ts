@@ -155,7 +155,11 @@ export function createReplyWriter(db: Kysely<Database>, log: FastifyBaseLogger):
     const held = [...leases].map(([owner, conversationId]) => ({ owner, conversationId }));
     renewAnsweringLeases(db, held, isoFromNow(LEASE_MS))
       .then((renewed) => {
-        if (renewed < held.length) log.warn({ lost: held.length - renewed }, 'answering leases were lost (their replies went on longer than the lease without renewing)');
+        // A conversation deleted while its reply is written (a person's ordinary act) loses its lease too, so the
+        // warning names both causes rather than only a lapse.
+        if (renewed < held.length) {
+          log.warn({ lost: held.length - renewed }, 'answering leases were not renewed: their conversations were deleted, or they lapsed and another instance took them');
+        }
       })
       .catch((err: unknown) => log.warn({ err: describeError(err) }, 'renewing the answering leases failed'))
       .finally(() => {
