@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createDb } from '../../../server/db/create-db';
 import { insertConversation, releaseAnsweringLease } from '../../../server/db/repositories/conversations';
 import { insertMessage } from '../../../server/db/repositories/messages';
@@ -8,7 +8,7 @@ import { findUserByEmail } from '../../../server/db/repositories/users';
 import { countTextTokens } from '../../../server/services/chat/usage';
 import { OFFLINE_SOURCE, offlineReply } from '../../../server/llm/offline';
 import { numberedLabel, seedConversation } from '../../bench/seed-conversation';
-import { apiTokenOf, createConversationByApi } from '../paths/paths-support';
+import { apiTokenOf, createConversationByApi, userMessages } from '../paths/paths-support';
 import { withinRateLimits } from './rate-limits';
 import { accounts, isLocalServer, localDataDir } from './accounts';
 
@@ -27,15 +27,22 @@ export async function seededConversation(request: APIRequestContext, question: s
 
 /** Words in the kept long conversation's first question, by which a deployment's run finds it again. */
 const KEPT_LONG = 'Kept by the e2e paths: a conversation longer than a page.';
+/** The long conversation's messages: more than one page (50) and less than two, so one earlier page holds the first. */
+export const LONG_MESSAGES = 60;
+
+/** The long conversation's first question, once its earliest page is on screen (a reply may quote it). */
+export const firstLongQuestion = (page: Page) => userMessages(page).filter({ hasText: numberedLabel(1, LONG_MESSAGES) });
 
 /**
- * A conversation of `count` messages (questions and replies in turn) whose questions start with their
+ * A conversation of LONG_MESSAGES messages (questions and replies in turn) whose questions start with their
  * numberedLabel, for paths that scroll up to a page before the latest. Locally it is seeded into the database
  * (every message numbered) and deleted by its path. Against a deployment it is asked question by question through
- * the API (count / 2 real replies, some two minutes of the offline responder) and kept: later runs find it by its
- * first question's words and reuse it, and one left unfinished by a stopped run is deleted and asked again.
+ * the API (30 real replies, some two minutes of the offline responder: the test's time grows by ten minutes) and
+ * kept: later runs find it by its first question's words and reuse it, and one left unfinished by a stopped run is
+ * deleted and asked again.
  */
-export async function longConversation(request: APIRequestContext, count: number, email = accounts.user): Promise<string> {
+export async function longConversation(request: APIRequestContext, email = accounts.user): Promise<string> {
+  const count = LONG_MESSAGES;
   if (isLocalServer) return (await whileLocked(() => seedConversation(localDataDir, email, count, { numbered: true }))).id;
   const token = await apiTokenOf(request, email);
   const headers = { Authorization: `Bearer ${token}` };
@@ -49,6 +56,7 @@ export async function longConversation(request: APIRequestContext, count: number
     if (whole) return id;
     await withinRateLimits(() => request.delete(`/api/v1/chat/conversations/${id}`, { headers }));
   }
+  test.setTimeout(test.info().timeout + 10 * 60_000);
   const id = await createConversationByApi(request, token, `${numberedLabel(1, count)} ${KEPT_LONG}`);
   for (let n = 3; n < count; n += 2) await createConversationByApi(request, token, numberedLabel(n, count), id);
   return id;

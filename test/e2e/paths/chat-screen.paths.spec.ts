@@ -7,21 +7,19 @@ import { CONNECTION_FAILED_TITLE, MESSAGES_REFRESHED } from '../../../machines/c
 import { DELETED, RENAMED } from '../../../machines/conversation-list.machine';
 import { PASTE_PROMPT_FAILED, PROMPT_PASTED } from '../../../machines/prompt-library.machine';
 import { TITLE_POLL_INTERVAL_MS } from '../../../machines/title-poll.machine';
-import { numberedLabel } from '../../bench/seed-conversation';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, isLocalServer, signInByApi } from '../helpers/accounts';
-import { longConversation, seededConversation } from '../helpers/seed';
+import { firstLongQuestion, longConversation, seededConversation } from '../helpers/seed';
 import { chatScreenMachine, chatScreenPaths as paths, LONG, NEW, POLL_DONE, SEEDED, TOO_LONG } from './chat-screen.paths-model';
 import {
   ask,
   assistantMessages,
-  browsingAvailable,
   conversationLink,
   conversationNav,
   expectReplyComplete,
   messageBox,
-  NO_WEB_SEARCH,
   signedInToken,
+  skipWithoutWebSearch,
   unique,
   userMessages,
   type Step,
@@ -48,7 +46,6 @@ import {
  */
 const SEND = '**/api/v1/chat/messages*';
 const ME = (url: URL) => url.pathname.endsWith('/api/v1/users/me');
-const LONG_COUNT = 60;
 const DESKTOP = { width: 1280, height: 720 };
 const PHONE = { width: 390, height: 844 };
 const FILE = { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Quarterly figures: 42.') };
@@ -76,8 +73,6 @@ const deleteDialog = (page: Page) => page.getByRole('alertdialog', { name: 'Dele
 const attached = (page: Page) => page.getByRole('list', { name: 'Attached files' });
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
 const openId = (page: Page) => new URL(page.url()).searchParams.get('id');
-/** The long conversation's first question (a reply may quote it). */
-const firstQuestion = (page: Page) => userMessages(page).filter({ hasText: numberedLabel(1, LONG_COUNT) });
 const item = (page: Page, id: string) => conversationNav(page).getByRole('listitem').filter({ has: page.locator(`a[href="/chat?id=${id}"]`) });
 
 /** Ids in an API answer (an upload's documents), for deleting what the path stored. */
@@ -318,10 +313,10 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       await page.setViewportSize(DESKTOP);
       return;
     case 'messages.loadEarlier':
-      await expect(firstQuestion(page)).toHaveCount(0);
+      await expect(firstLongQuestion(page)).toHaveCount(0);
       await expect(async () => {
         await page.getByTestId('message-scroller').evaluate((el) => el.scrollTo({ top: 0 }));
-        await expect(firstQuestion(page)).toBeInViewport({ timeout: 1_000 });
+        await expect(firstLongQuestion(page)).toBeInViewport({ timeout: 1_000 });
       }).toPass({ timeout: 20_000 });
       return;
     default:
@@ -369,7 +364,7 @@ test.describe('chat-screen paths (generated from machines/chat-screen.machine.ts
       await signInByApi(page, accounts.user);
       const token = await signedInToken(page);
       const browses = path.events.some((e) => e.type === 'option.toggle' && e.feature === 'browsing');
-      test.skip(!isLocalServer && browses && !(await browsingAvailable(page)), NO_WEB_SEARCH);
+      if (browses) await skipWithoutWebSearch(page);
       const word = `screen${Math.random().toString(36).slice(2, 8)}`;
       const w: World = { ids: new Map(), word, title: '', question: '', asked: '', libraryPrompt: '', prompts: new Set(), documents: new Set(), releaseMe: () => {} };
       made = { token, w };
@@ -388,9 +383,7 @@ test.describe('chat-screen paths (generated from machines/chat-screen.machine.ts
         w.ids.set(SEEDED, await seededConversation(page.request, w.title));
       }
       if (path.input.conversationId === LONG) {
-        // On a deployment the first run asks thirty real questions, one after another.
-        if (!isLocalServer) test.setTimeout(test.info().timeout + 10 * 60_000);
-        w.ids.set(LONG, await longConversation(page.request, LONG_COUNT));
+        w.ids.set(LONG, await longConversation(page.request));
       }
       if (types.has('entitlements.changed')) {
         const answered = new Promise<void>((resolve) => (w.releaseMe = resolve));

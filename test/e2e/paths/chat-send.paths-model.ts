@@ -1,5 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import { chatSendMachine } from '../../../machines/chat-send.machine';
+import { hasStreamingReply } from '../../../machines/follow-reply.machine';
 import type { ChatMessage, ConversationMessages } from '../../../contract/chat';
 import { FAIR_USE_EXCEEDED, FAIR_USE_EXCEEDED_CODE } from '../../../contract/chat-constants';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
@@ -12,16 +13,13 @@ type Snap = SnapshotFrom<typeof chatSendMachine>;
  * - OTHER: a finished conversation the test made before the path starts (opened from the list);
  * - MID_REPLY: a conversation whose first reply is still being written when the page opens it (a reload);
  * - `new-N`: the conversation a question on the new-chat screen creates (its id comes with the control record);
- * - LONG: a conversation of LONG_COUNT messages made before the path starts (seeded locally, asked through the API
- *   on a deployment): it opens on its latest page and the reader scrolls up for the one before;
+ * - LONG: a conversation of more than a page of messages made before the path starts (test/e2e/helpers/seed.ts): it opens on its latest page and the reader scrolls up for the one before;
  * - GONE: a link to a conversation the server does not have (a person follows a wrong or stale link).
  */
 export const OTHER = 'other';
 export const MID_REPLY = 'mid-reply';
 export const LONG = 'long';
 export const GONE = 'gone';
-/** More than one page (50) and less than two: one earlier page, which holds the first message. */
-export const LONG_COUNT = 60;
 
 const at = '2025-01-01T10:00:00.000Z';
 const msg = (id: string, conversation_id: string, sender: ChatMessage['sender'], status: ChatMessage['status'] = 'complete'): ChatMessage => ({
@@ -53,7 +51,6 @@ const withReply = (c: Snap['context'], status: ChatMessage['status'], content = 
     earlier_cursor: null,
   };
 };
-const replyStreaming = (messages: ChatMessage[]) => messages.some((m) => m.sender === 'Assistant' && m.status === 'streaming');
 /** Server ids are unique per generated event (the generator reuses one stored snapshot per key). */
 let serverIds = 0;
 
@@ -166,7 +163,7 @@ function eventsFor(s: Snap): Step[] {
     case 'following': {
       const finished = { status: 'finished', value: withReply(c, 'complete'), error: null, attempts: 1 };
       // The saved reply was read: following ends.
-      if (!replyStreaming(c.messages)) return [{ type: 'xstate.done.actor.follow', output: finished, actorId: 'follow' }];
+      if (!hasStreamingReply(c.messages)) return [{ type: 'xstate.done.actor.follow', output: finished, actorId: 'follow' }];
       const reply = c.messages.at(-1)!;
       // The stream said done (or a check found the reply saved): the saved reply is read.
       const saved = { type: 'poll.progress', value: withReply(c, 'complete') };
@@ -209,7 +206,7 @@ export const chatSendPaths = asSteps<{ conversationId: string | null }>(covering
       s.context.replyActivity !== null,
       s.context.streamingText.length > 'Answer'.length,
       s.context.messages.at(-1)?.content === FAIR_USE_EXCEEDED,
-      replyStreaming(s.context.messages),
+      hasStreamingReply(s.context.messages),
       s.context.messages.at(-1)?.content === FOLLOWED,
       // A followed reply ends differently in a conversation's first exchange (the title is polled for then).
       s.context.messages.length > 2,

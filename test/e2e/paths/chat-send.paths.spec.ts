@@ -14,23 +14,21 @@ import {
 import { FAIR_USE_EXCEEDED, FAIR_USE_EXCEEDED_CODE } from '../../../contract/chat-constants';
 import { CONVERSATION_NOT_FOUND, CONVERSATION_NOT_FOUND_TEXT } from '../../../src/features/chat/conversation-not-found';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
-import { numberedLabel } from '../../bench/seed-conversation';
 import { accounts, isLocalServer, signInAndLand } from '../helpers/accounts';
-import { chatSendMachine, chatSendPaths as paths, GONE, LONG, LONG_COUNT, MID_REPLY, OTHER } from './chat-send.paths-model';
+import { chatSendMachine, chatSendPaths as paths, GONE, LONG, MID_REPLY, OTHER } from './chat-send.paths-model';
 import {
   ask,
   assistantMessages,
-  browsingAvailable,
-  NO_WEB_SEARCH,
   revealConversationLink,
   errorEnvelope,
   signedInToken,
+  skipWithoutWebSearch,
   expectReplyComplete,
   unique,
   userMessages,
   type Step,
 } from './paths-support';
-import { longConversation, seededConversation } from '../helpers/seed';
+import { firstLongQuestion, longConversation, seededConversation } from '../helpers/seed';
 import { withinRateLimits } from '../helpers/rate-limits';
 import { cutNextSend, holdFollow, holdNextWords, releaseFollow, releaseWords, streamFaults } from '../helpers/stream-faults';
 
@@ -77,8 +75,6 @@ const REFRESH_DETAIL = 'The database is unavailable';
 const isMessagesLoad = (id: string) => (url: URL) => url.pathname.endsWith(`/chat/conversations/${id}/messages`);
 const isRecentLoad = (url: URL) => url.pathname.endsWith('/messages/recent');
 const isEarlierLoad = (url: URL) => url.pathname.endsWith('/messages') && url.searchParams.has('before');
-/** The long conversation's first question (a reply may quote it). */
-const firstQuestion = (page: Page) => userMessages(page).filter({ hasText: numberedLabel(1, LONG_COUNT) });
 /** Scrolls the conversation to its top, as a reader does to see what came before. */
 const scrollToTop = (page: Page) => page.getByTestId('message-scroller').evaluate((el) => el.scrollTo({ top: 0 }));
 const SEND = '**/api/v1/chat/messages*';
@@ -227,7 +223,7 @@ async function perform(page: Page, w: World, event: Step, ahead: Step[]) {
     case 'stream.control': {
       // The control record names the conversation: a new chat's URL gains its id.
       await expect(page).toHaveURL(/\/chat\?id=/);
-      const id = new URL(page.url()).searchParams.get('id')!;
+      const id = openConversationId(page);
       if (!w.ids.has(event.conversationId as string)) w.ids.set(event.conversationId as string, id);
       expect(id).toBe(w.ids.get(event.conversationId as string));
       return;
@@ -375,11 +371,11 @@ async function perform(page: Page, w: World, event: Step, ahead: Step[]) {
       return;
     }
     case 'xstate.done.actor.loadMessages': {
-      const id = new URL(page.url()).searchParams.get('id')!;
+      const id = openConversationId(page);
       if (id === w.ids.get(LONG)) {
         // Its latest page, at the end; the first message is not loaded.
         await expect(assistantMessages(page).last()).toBeInViewport();
-        await expect(firstQuestion(page)).toHaveCount(0);
+        await expect(firstLongQuestion(page)).toHaveCount(0);
         return;
       }
       const asked = w.questions.get(id)!;
@@ -401,7 +397,7 @@ async function perform(page: Page, w: World, event: Step, ahead: Step[]) {
       }
       await expect(page.getByText(FETCH_MESSAGES_FAILED)).toBeVisible();
       await expect(userMessages(page)).toHaveCount(0);
-      await page.unroute(isMessagesLoad(new URL(page.url()).searchParams.get('id')!));
+      await page.unroute(isMessagesLoad(openConversationId(page)));
       return;
     }
     case 'follow.text':
@@ -424,12 +420,12 @@ async function perform(page: Page, w: World, event: Step, ahead: Step[]) {
       // move the reader down from the very top, as a reader sees: they scroll up once more.
       await expect(async () => {
         await scrollToTop(page);
-        await expect(firstQuestion(page)).toBeInViewport({ timeout: 1_000 });
+        await expect(firstLongQuestion(page)).toBeInViewport({ timeout: 1_000 });
       }).toPass({ timeout: 15_000 });
       return;
     case 'xstate.error.actor.loadEarlier':
       await expect(page.getByText(FETCH_MESSAGES_FAILED)).toBeVisible();
-      await expect(firstQuestion(page)).toHaveCount(0);
+      await expect(firstLongQuestion(page)).toHaveCount(0);
       await page.unroute(isEarlierLoad);
       return;
     default:
@@ -446,9 +442,7 @@ async function setUp(page: Page, w: World, input: { conversationId: string | nul
     w.questions.set(id, asked);
   }
   if (events.some((e) => e.type === 'conversation.open' && e.conversationId === LONG)) {
-    // On a deployment the first run asks thirty real questions, one after another.
-    if (!isLocalServer) test.setTimeout(test.info().timeout + 10 * 60_000);
-    w.ids.set(LONG, await longConversation(page.request, LONG_COUNT));
+    w.ids.set(LONG, await longConversation(page.request));
   }
   if (input.conversationId === GONE) {
     // A link to a conversation the server has never had.
@@ -463,7 +457,7 @@ async function setUp(page: Page, w: World, input: { conversationId: string | nul
   const asked = unique('Reload during the answer');
   await ask(page, asked);
   await expect(page).toHaveURL(/\/chat\?id=/);
-  const id = new URL(page.url()).searchParams.get('id')!;
+  const id = openConversationId(page);
   w.ids.set(MID_REPLY, id);
   w.questions.set(id, asked);
   // Reload once the answer has begun (and well before its end: the offline reply takes seconds).
@@ -493,7 +487,7 @@ test.describe('chat-send paths (generated from machines/chat-send.machine.ts)', 
       test.setTimeout(120_000);
       await signInAndLand(page, accounts.user, /\/chat$/);
       const browses = path.events.some((e) => e.browsing === true);
-      test.skip(!isLocalServer && browses && !(await browsingAvailable(page)), NO_WEB_SEARCH);
+      if (browses) await skipWithoutWebSearch(page);
       await page.addInitScript(watchReplies);
       await page.addInitScript(streamFaults);
       const w: World = { ids: new Map(), questions: new Map(), lastQuestion: '', stoppedWhileFollowing: false };

@@ -1,7 +1,7 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { AnyStateMachine } from 'xstate';
 import { coverageOf, generatePaths, type ModelPath, type ModelSpec } from '../../model/support/model-paths';
-import { accounts, password, tokenBeforeLoad } from '../helpers/accounts';
+import { accounts, isLocalServer, password, tokenBeforeLoad } from '../helpers/accounts';
 import { withinRateLimits } from '../helpers/rate-limits';
 import { CHAT_TOOLS_PATH } from '../../../contract/chat-tools';
 
@@ -181,13 +181,14 @@ export async function signedInToken(page: Page): Promise<string> {
   return token!;
 }
 
-/** Why a path that browses is skipped on a deployment that cannot (it offers Web Browsing disabled, with its reason). */
-export const NO_WEB_SEARCH =
-  'this deployment has no web search (SEARCH_PROVIDER): it offers Web Browsing disabled with its reason, so paths that browse are skipped';
-
-/** Whether the server signed in on `page` can browse the web (GET /chat/tools). */
-export async function browsingAvailable(page: Page): Promise<boolean> {
+/**
+ * Skips a path that browses on a deployment without a web search (GET /chat/tools says so; it offers Web Browsing
+ * disabled, with its reason). Locally the slow web is always there.
+ */
+export async function skipWithoutWebSearch(page: Page): Promise<void> {
+  if (isLocalServer) return;
   const res = await page.request.get(`/api/v1${CHAT_TOOLS_PATH}`, { headers: { Authorization: `Bearer ${await signedInToken(page)}` } });
   expect(res.ok(), await res.text()).toBe(true);
-  return ((await res.json()) as { data: { web_browsing: { available: boolean } } }).data.web_browsing.available;
+  const available = ((await res.json()) as { data: { web_browsing: { available: boolean } } }).data.web_browsing.available;
+  test.skip(!available, 'this deployment has no web search (SEARCH_PROVIDER): it offers Web Browsing disabled with its reason, so paths that browse are skipped');
 }
