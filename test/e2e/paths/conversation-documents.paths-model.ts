@@ -3,6 +3,7 @@ import { conversationDocumentsMachine } from '../../../machines/conversation-doc
 import { DOCUMENTS_FETCH_FAILED } from '../../../contract/documents-constants';
 import { notice } from '../../../machines/notice';
 import { asSteps, coveringPaths, maximalPaths, valueName, type Step } from './paths-support';
+import type { LeftOut } from '../../model/support/model-paths';
 
 type Snap = SnapshotFrom<typeof conversationDocumentsMachine>;
 type Path = ReturnType<typeof maximalPaths<typeof conversationDocumentsMachine>>[number];
@@ -108,3 +109,11 @@ const joined: Path[] =
 
 export { conversationDocumentsMachine };
 export const conversationDocumentsPaths = asSteps<{ conversationId: string }>(coveringPaths(conversationDocumentsMachine, [...joined, ...generated]));
+
+/** What the view never sends (test/e2e/paths/coverage.ts counts the rest). */
+export const conversationDocumentsUnforceable: LeftOut[] = [
+  {
+    why: 'closing while a delete is in flight: the confirmation sits on the modal and keeps Escape, outside clicks and its buttons while it waits',
+    transitions: ['conversationDocuments.conversation.modal.open.deleting --documents.close#0--> (self)'],
+  },
+];

@@ -6,6 +6,7 @@ import { pagerMachine, type PageResult, type PagerInput, type PagerItem } from '
 import { defaultFilters, reportListInput } from '../../../machines/usage-reports.machine';
 import { userListInput } from '../../../machines/users-admin.machine';
 import { asSteps, coveringPaths, maximalPaths, type Step } from './paths-support';
+import type { LeftOut } from '../../model/support/model-paths';
 
 type Snap = SnapshotFrom<typeof pagerMachine>;
 
@@ -227,3 +228,13 @@ export { pagerMachine };
  * the fewest of the longest that reach every state and transition the model reaches, whichever screen reaches it.
  */
 export const pagerPaths = asSteps<PagerInput>(coveringPaths(pagerMachine, generated));
+
+/** What no screen can cause (test/e2e/paths/coverage.ts counts the rest); the spec's header says the same. */
+export const pagerUnforceable: LeftOut[] = [
+  { why: 'a list that waits to be told to load (autoLoad false): no screen gives it', transitions: ['pager.starting --always#2--> pager.idle'] },
+  { why: 'Load more in a list shown a page at a time: no such screen has Load more', transitions: ['pager.loadingMore --xstate.done.actor.fetchPage#1--> pager.idle'] },
+  {
+    why: 'a quiet refusal of a next page: only the attached documents refuse quietly with Load more, 100 a page',
+    transitions: ['pager.loadingMore --xstate.error.actor.fetchPage#2--> pager.idle'],
+  },
+];

@@ -3,6 +3,7 @@ import type { DocumentView } from '../../../contract/documents';
 import { MAX_DOCUMENTS_PER_MESSAGE, UPLOAD_TYPE_REFUSED, uploadContentMismatch, type DocumentStatus } from '../../../contract/documents-constants';
 import { CLOCK_STATES, uploadMachine } from '../../../machines/upload.machine';
 import { coveringPaths, maximalPaths, type Step, type StepPath } from './paths-support';
+import type { LeftOut } from '../../model/support/model-paths';
 
 type Snap = SnapshotFrom<typeof uploadMachine>;
 
@@ -245,3 +246,15 @@ export const uploadPaths: StepPath<{ conversationId: string | null }>[] = withEv
   coveringPaths(uploadMachine, candidates) as unknown as StepPath<{ conversationId: string | null }>[],
   candidates as unknown as StepPath<{ conversationId: string | null }>[],
 );
+
+/** What the product's actors never do, whatever the server answers (test/e2e/paths/coverage.ts counts the rest). */
+export const uploadUnforceable: LeftOut[] = [
+  {
+    why: "the upload call breaking: each file's failure, a dropped connection or a 500 included, is that file's refused outcome",
+    transitions: ['upload.composer.batch.attaching.work.sending --xstate.error.actor.uploadFiles#2--> upload.composer.batch.attaching.work.settled'],
+  },
+  {
+    why: 'the watch poll breaking: a failed status check is not a break, the poll goes on checking',
+    transitions: ['upload.composer.batch.attaching.work.processing --xstate.error.actor.watch#2--> upload.composer.batch.attaching.work.settled'],
+  },
+];
