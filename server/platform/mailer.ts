@@ -46,7 +46,11 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
       ensurePrivateDir(outbox);
       // Timestamp first so `ls` lists mails in the order they were sent.
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
-      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      // Written under another name and renamed: whoever reads the outbox (an operator, a pickup, the tests) sees a
+      // mail whole or not at all. Written in place, an .eml was there empty for a moment (a server test read it so).
+      const partial = `${file}.part`;
+      await fs.writeFile(partial, info.message as Buffer, { mode: 0o600 });
+      await fs.rename(partial, file);
       return { file };
     },
     close: () => transport.close(),
