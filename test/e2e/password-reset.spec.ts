@@ -1,13 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { accounts, isLocalServer, localDataDir, password, signInAndLand } from './helpers/accounts';
+import { accounts, isLocalServer, password, signInAndLand } from './helpers/accounts';
+import { outboxMails } from './helpers/outbox';
 
 /** The newest mail to `to` in the local server's outbox. */
 async function resetLinkFor(to: string): Promise<string> {
-  const dir = `${localDataDir}/outbox`;
-  const files = (await readdir(dir)).sort().reverse();
-  for (const f of files) {
-    const eml = (await readFile(`${dir}/${f}`, 'utf8')).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  for (const eml of (await outboxMails()).reverse()) {
     if (eml.includes(to)) {
       const m = eml.match(/https?:\/\/[^\s"<>]+\/reset-password\/[A-Za-z0-9_-]+/);
       if (m) return m[0];

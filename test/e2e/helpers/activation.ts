@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { accounts, isLocalServer, localDataDir, password } from './accounts';
-import { decodeQuotedPrintable } from '../../server/helpers/smtp-peer';
 import { mailsTo } from './mail-api';
+import { outboxMails } from './outbox';
 
 // Setting up activation scenarios: people registered through the API as the demo admin, their links read from the
 // mail (the local server's outbox, or a deployment's mail-catcher: mail-api.ts), and the states only time makes (an
@@ -15,10 +14,8 @@ const activationLinkIn = (eml: string) => eml.match(/https?:\/\/[^\s"<>]+\/activ
 /** Every activation link mailed to `to`, oldest first: from the local server's outbox, or the mail-catcher's API. */
 async function activationLinks(to: string): Promise<string[]> {
   if (!isLocalServer) return (await mailsTo(to)).map(activationLinkIn).filter((link): link is string => link !== undefined);
-  const dir = `${localDataDir}/outbox`;
   const links: string[] = [];
-  for (const f of (await readdir(dir).catch(() => [] as string[])).sort()) {
-    const eml = decodeQuotedPrintable(await readFile(`${dir}/${f}`, 'utf8'));
+  for (const eml of await outboxMails()) {
     if (!new RegExp(`^To: ${to.replace(/[.]/g, '\\.')}\\r?$`, 'm').test(eml)) continue;
     const link = activationLinkIn(eml);
     if (link) links.push(link);
