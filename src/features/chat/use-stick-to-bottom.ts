@@ -3,6 +3,9 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 /** Spec: auto-scroll stops when the reader is more than 60 px from the bottom. */
 export const AUTO_SCROLL_THRESHOLD_PX = 60;
 
+/** How long a wheel, touch or key move up waits for its scroll before growth pins the view again. */
+const READER_MOVE_GRACE_MS = 300;
+
 export const distanceFromBottom = (el: { scrollHeight: number; scrollTop: number; clientHeight: number }) =>
   el.scrollHeight - el.scrollTop - el.clientHeight;
 
@@ -29,7 +32,7 @@ export function useStickToBottom(ref: RefObject<HTMLElement | null>) {
       lastTop = el.scrollTop;
       lastHeight = el.scrollHeight;
       if (near || !movedUp) {
-        if (!near && pinned.current) el.scrollTop = el.scrollHeight;
+        if (!near && follows()) el.scrollTop = el.scrollHeight;
         if (near) {
           pinned.current = true;
           setAtBottom(true);
@@ -39,14 +42,47 @@ export function useStickToBottom(ref: RefObject<HTMLElement | null>) {
       pinned.current = false;
       setAtBottom(false);
     };
+    // The reader's own move up holds the pinning for a moment, until its scroll is seen. A wheel or touch scroll
+    // runs on the compositor and its scroll event reaches this thread a frame or more later; a streamed token in
+    // between pinned the view to the bottom again and undid the move (seen in CI: Jump to latest never came). If no
+    // scroll follows (an inner element took the wheel), the next growth after the moment pins again.
+    let readerMovedAt = Number.NEGATIVE_INFINITY;
+    const readerMovesUp = () => {
+      readerMovedAt = performance.now();
+    };
+    const follows = () => pinned.current && performance.now() - readerMovedAt > READER_MOVE_GRACE_MS;
+    const onWheel = (e: WheelEvent) => {
+      if (e.deltaY < 0) readerMovesUp();
+    };
+    let touchY: number | null = null;
+    const onTouchStart = (e: TouchEvent) => {
+      touchY = e.touches[0]?.clientY ?? null;
+    };
+    const onTouchMove = (e: TouchEvent) => {
+      const y = e.touches[0]?.clientY;
+      // A finger moving down the screen scrolls the content up.
+      if (touchY !== null && y !== undefined && y > touchY) readerMovesUp();
+      touchY = y ?? touchY;
+    };
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (e.key === 'PageUp' || e.key === 'ArrowUp' || e.key === 'Home' || (e.key === ' ' && e.shiftKey)) readerMovesUp();
+    };
+    el.addEventListener('wheel', onWheel, { passive: true });
+    el.addEventListener('touchstart', onTouchStart, { passive: true });
+    el.addEventListener('touchmove', onTouchMove, { passive: true });
+    el.addEventListener('keydown', onKeyDown);
     el.addEventListener('scroll', onScroll, { passive: true });
     // Content growth (a streamed token, a late image) changes the size, not the scroll position.
     const observer = new ResizeObserver(() => {
-      if (pinned.current) el.scrollTop = el.scrollHeight;
+      if (follows()) el.scrollTop = el.scrollHeight;
     });
     for (const child of Array.from(el.children)) observer.observe(child);
     observer.observe(el);
     return () => {
+      el.removeEventListener('wheel', onWheel);
+      el.removeEventListener('touchstart', onTouchStart);
+      el.removeEventListener('touchmove', onTouchMove);
+      el.removeEventListener('keydown', onKeyDown);
       el.removeEventListener('scroll', onScroll);
       observer.disconnect();
     };
