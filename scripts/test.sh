@@ -1,43 +1,96 @@
 #!/usr/bin/env bash
-# `npm test`: every suite, in order, none skipped silently. Each suite runs even when an earlier one failed, so
-# one run shows every failure; the last line sums the tests of all suites and their time, and the exit code says
-# pass or fail. Each step's wall time is printed as it ends and kept in test-results/step-times.txt (name, seconds,
-# ok or failed, tab-separated) for the summary.
+# `npm test`: every suite, none skipped silently. Each suite runs even when an earlier one failed, so one run shows
+# every failure; the last line sums the tests of all suites and the run's wall time, and the exit code says pass or
+# fail. Each step's wall time is printed as it ends and kept in test-results/step-times.txt (name, seconds, ok or
+# failed, tab-separated) for the summary.
+#
+# Steps of one group run beside each other where they leave a core idle (measured on the 2-core machine with
+# vmstat, stop 43): the type check and the lint each use one core, the build is short; the two server suites and
+# the cluster test wait on PostgreSQL, timers and child processes (each alone kept the machine 55-73% busy). The
+# unit+model suite and the browser suite keep both cores busy (87-98%) and run alone. A step beside others writes
+# its output to test-results/logs/ and it is printed whole when the group ends, so logs never interleave.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-mkdir -p test-results
-rm -f test-results/*.json test-results/step-times.txt
+mkdir -p test-results/logs
+rm -f test-results/*.json test-results/step-times.txt test-results/logs/*.log
 failed_steps=()
+run_started=$EPOCHREALTIME
 
-step() {
-  local name="$1"; shift
+# Runs one step and records its time and outcome in test-results/logs/<n>.status (seconds, ok|failed).
+run_step() {
+  local n="$1" name="$2"; shift 2
   local started=$EPOCHREALTIME status=ok
-  echo
-  echo "=== $name: $*"
-  if ! "$@"; then failed_steps+=("$name"); status=failed; fi
-  local seconds
-  seconds=$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+  "$@" || status=failed
+  awk -v a="$started" -v b="$EPOCHREALTIME" -v s="$status" 'BEGIN { printf "%.1f\t%s\n", b - a, s }' > "test-results/logs/$n.status"
+}
+
+# Reports a finished step: its line, its time in step-times.txt, and its name among the failed ones if so.
+report_step() {
+  local n="$1" name="$2" seconds status
+  IFS=$'\t' read -r seconds status < "test-results/logs/$n.status"
   echo "=== $name: $status in $seconds s"
   printf '%s\t%s\t%s\n' "$name" "$seconds" "$status" >> test-results/step-times.txt
+  [ "$status" = ok ] || failed_steps+=("$name")
+}
+
+steps_run=0
+# A step alone: its output as it comes.
+step() {
+  local name="$1"; shift
+  steps_run=$((steps_run + 1))
+  echo
+  echo "=== $name: $*"
+  run_step "$steps_run" "$name" "$@"
+  report_step "$steps_run" "$name"
+}
+
+# A group: `group "name" cmd... -- "name" cmd... --` runs the steps at once and prints each one whole, in order.
+group() {
+  local names=() numbers=() pids=() cmd=()
+  while [ $# -gt 0 ]; do
+    local name="$1"; shift
+    cmd=()
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do cmd+=("$1"); shift; done
+    shift
+    steps_run=$((steps_run + 1))
+    names+=("$name"); numbers+=("$steps_run")
+    echo
+    echo "=== $name: ${cmd[*]} (beside the others of its group; its output follows when it ends)"
+    run_step "$steps_run" "$name" "${cmd[@]}" > "test-results/logs/$steps_run.log" 2>&1 &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  for i in "${!names[@]}"; do
+    echo
+    echo "=== ${names[$i]}: output"
+    cat "test-results/logs/${numbers[$i]}.log"
+    report_step "${numbers[$i]}" "${names[$i]}"
+  done
 }
 
 CHROME_PATH="$(bash scripts/find-chromium.sh)" || { echo "npm test: no Chromium, cannot run the browser tests." >&2; exit 1; }
 export CHROME_PATH
 
-step "typecheck" npx tsc --noEmit -p tsconfig.json
-step "lint" npx eslint . --max-warnings 0
+group \
+  "typecheck" npx tsc --noEmit -p tsconfig.json -- \
+  "lint" npx eslint . --max-warnings 0 -- \
+  "build" npx vite build --logLevel warn --
 step "unit+model" npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=test-results/vitest-unit.json
-step "server (SQLite)" env TEST_DB=sqlite npx vitest run --project server --reporter=default --reporter=json --outputFile.json=test-results/vitest-server-sqlite.json
+sqlite=(env TEST_DB=sqlite npx vitest run --project server --reporter=default --reporter=json --outputFile.json=test-results/vitest-server-sqlite.json)
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
-  step "server (PostgreSQL)" env TEST_DB=postgres npx vitest run --project server --reporter=default --reporter=json --outputFile.json=test-results/vitest-server-postgres.json
-  # Two real server processes behind nginx on one PostgreSQL database, one Redis and a fake S3 (issue 32).
-  step "cluster (2 instances)" npx vitest run --project cluster --reporter=default --reporter=json --outputFile.json=test-results/vitest-cluster.json
+  # The cluster test: two real server processes behind nginx on one PostgreSQL database, one Redis and a fake S3
+  # (issue 32).
+  group \
+    "server (SQLite)" "${sqlite[@]}" -- \
+    "server (PostgreSQL)" env TEST_DB=postgres npx vitest run --project server --reporter=default --reporter=json --outputFile.json=test-results/vitest-server-postgres.json -- \
+    "cluster (2 instances)" npx vitest run --project cluster --reporter=default --reporter=json --outputFile.json=test-results/vitest-cluster.json --
 else
+  step "server (SQLite)" "${sqlite[@]}"
   echo
   echo "=== server (PostgreSQL), cluster (2 instances): not run — set TEST_DATABASE_URL=postgres://... to run them"
 fi
-step "build" npx vite build --logLevel warn
 step "e2e (Chromium)" env PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/playwright.json npx playwright test --reporter=list,json
+awk -v a="$run_started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }' > test-results/wall-seconds.txt
 
 echo
 node scripts/test-summary.mjs "${failed_steps[@]+"${failed_steps[@]}"}"
