@@ -153,6 +153,8 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
     case 'notice.show': {
       // The next page of the table fails (picking 50 rows a page asks for it): the toast, the rows shown stay.
       const rows = page.getByRole('row');
+      // Counted once the report has come (a count taken while it loads saw only the header row on a busy CI machine).
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
       const shown = await rows.count();
       await page.route(REPORT_PAGE, (route) => route.fulfill(errorEnvelope(500, 'Internal Server Error')));
       await pick(page, /Rows per page/, '50');
