@@ -287,6 +287,17 @@ export function displayedContent(context: Pick<ChatSendContext, 'streamingMessag
 }
 
 /**
+ * The reply this page shows as being written (busy, the thinking dots while empty): only while it writes one
+ * (`replying`) or follows one (`following`): the reply of its own send, else the newest reply the server is writing.
+ * A reply left at status 'streaming' by a follow that failed or gave up is not: it is shown as last read.
+ */
+export function replyBeingWrittenId(snapshot: { hasTag(tag: 'busy'): boolean; context: Pick<ChatSendContext, 'streamingMessageId' | 'messages'> }): string | null {
+  if (!snapshot.hasTag('busy')) return null;
+  const { streamingMessageId, messages } = snapshot.context;
+  return streamingMessageId ?? messages.findLast((m) => m.sender === 'Assistant' && m.status === 'streaming')?.id ?? null;
+}
+
+/**
  * The assistant content after a server-reported stream error. The server streams its own error marker as text
  * before the `event: error` record (server/services/chat/chat-stream.ts), so when the streamed text already holds the
  * message it is kept as is; otherwise the message is appended as an error marker ('max-tokens', else 'llm' — the

@@ -224,6 +224,7 @@ function ChatScreen() {
               <MessageList
                 messages={chat.messages}
                 streamingId={chat.status.streamingId}
+                writingId={chat.status.writingId}
                 liveText={liveText}
                 isThinking={chat.status.thinking}
                 activity={chat.status.activity}

@@ -31,8 +31,10 @@ export interface MessageItemProps {
   isThinking?: boolean;
   /** What the server is doing before the text (said instead of 'Thinking'); null once text comes (the machine clears it). */
   activity?: StreamActivity | null;
-  /** A send is under way: editing waits until it ends. */
+  /** A send is under way, or a reply is followed: editing waits until it ends. */
   isBusy: boolean;
+  /** This is the reply the page shows as being written (the chat-send machine's replyBeingWrittenId). */
+  isWriting?: boolean;
   onEdit(messageId: string, text: string): void;
   /** Saves the text of one of the person's own messages to their prompt library. */
   onSavePrompt(text: string): void;
@@ -91,11 +93,13 @@ function EditBox({ initial, onClose, onSave }: { initial: string; onClose(): voi
 }
 
 /** One message: the person's own (escaped plain text, edit/copy/save) or the assistant's (markdown, copy). */
-export const MessageItem = memo(function MessageItem({ message, liveText, isThinking, activity, isBusy, onEdit, onSavePrompt, onRegenerate }: MessageItemProps) {
+export const MessageItem = memo(function MessageItem({ message, liveText, isThinking, activity, isBusy, isWriting = false, onEdit, onSavePrompt, onRegenerate }: MessageItemProps) {
   const [editing, setEditing] = useState(false);
   const mine = message.sender === 'user';
   const content = liveText ?? message.content;
-  const streaming = message.status === 'streaming';
+  // A reply the server was still writing when following it failed, or was given up, is shown as last read: the
+  // chat says the connection was lost and offers Refresh message under it.
+  const streaming = message.status === 'streaming' && isWriting;
 
   if (mine) {
     return (

@@ -13,6 +13,8 @@ export interface MessageListProps {
   messages: ChatMessage[];
   /** Id of the assistant message being streamed into, and its live text. */
   streamingId: string | null;
+  /** The reply shown as being written (the chat-send machine's replyBeingWrittenId). */
+  writingId: string | null;
   liveText: string;
   isThinking: boolean;
   /** What the server is doing before the reply's text (searching the web), while thinking; else null. */
@@ -76,7 +78,7 @@ export const OVERSCAN = 6;
  * conversation opens and scrolls like a short one. Follows the reply while the reader stays near the bottom.
  */
 export function MessageList(props: MessageListProps) {
-  const { messages, streamingId, liveText, isThinking, isBusy, isStreaming, networkError, failureDetail, isRefreshing, onEdit, onRefresh } = props;
+  const { messages, streamingId, writingId, liveText, isThinking, isBusy, isStreaming, networkError, failureDetail, isRefreshing, onEdit, onRefresh } = props;
   const { canLoadEarlier, isLoadingEarlier, onLoadEarlier } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const { atBottom, jumpToLatest } = useStickToBottom(scrollRef);
@@ -172,6 +174,7 @@ export function MessageList(props: MessageListProps) {
                   isThinking={live && isThinking}
                   activity={live ? props.activity : null}
                   isBusy={isBusy}
+                  isWriting={message.id === writingId}
                   onEdit={onEdit}
                   onSavePrompt={props.onSavePrompt}
                   onRegenerate={message.id === props.regenerateId ? props.onRegenerate : undefined}

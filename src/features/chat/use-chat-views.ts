@@ -3,6 +3,7 @@ import { shallowEqual } from '../../lib/shallow-equal';
 import { pagerView, samePagerView } from '../../../machines/pager.machine';
 import type { Conversation } from '../../../contract/chat';
 import { DEFAULT_OPTIONS } from '../../../machines/chat-screen.machine';
+import { replyBeingWrittenId } from '../../../machines/chat-send.machine';
 import type { ChatScreenRef } from './use-chat-screen';
 import type { ConversationListView } from './conversation-sidebar';
 
@@ -36,6 +37,7 @@ export function useChatSendView(screen: ChatScreenRef) {
       networkError: s.hasTag('error') || s.hasTag('refreshing'),
       failureDetail: s.context.failureDetail,
       streamingId: s.context.streamingMessageId,
+      writingId: replyBeingWrittenId(s),
       title: s.context.title,
     }),
     shallowEqual,

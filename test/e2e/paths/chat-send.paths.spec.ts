@@ -147,8 +147,7 @@ const watchReplies = () => {
   const w = window as unknown as { replyLengths: Set<number> };
   w.replyLengths = new Set();
   new MutationObserver(() => {
-    // The newest: a reply whose follow failed stays marked as being written above it (noted as a product defect).
-    const busy = [...document.querySelectorAll('article[aria-busy="true"]')].at(-1);
+    const busy = document.querySelector('article[aria-busy="true"]');
     const length = busy?.textContent?.trim().length ?? 0;
     if (busy && length > 0) w.replyLengths.add(length);
   }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
@@ -245,9 +244,11 @@ async function perform(page: Page, w: World, event: Step, ahead: Step[]) {
       return;
     case 'xstate.done.actor.follow':
       if ((event.output as { status: string }).status === 'failed') {
-        // The follow could not read the reply: said as a lost connection, with Refresh message.
+        // The follow could not read the reply: said as a lost connection, with Refresh message; the reply is shown as
+        // last read, no longer as being written.
         await expect(refreshButton(page)).toBeVisible();
         await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
+        await expect(page.locator('article[aria-busy="true"]')).toHaveCount(0);
         await page.unroute(isFollowStream);
         await page.unroute(isRecentLoad);
         // What follows finds the reply as the server ends it.
