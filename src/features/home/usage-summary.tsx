@@ -71,7 +71,8 @@ export function UsageSummary() {
           </Button>
         </div>
       )}
-      {state.loading && (
+      {/* Also while a retry computes the first dashboard: the error and its Retry are gone, nothing else would show. */}
+      {(state.loading || (state.refreshing && !dashboard)) && (
         <div className="flex justify-center p-10">
           <Spinner label="Loading dashboard" />
         </div>
