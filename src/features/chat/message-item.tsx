@@ -97,9 +97,9 @@ export const MessageItem = memo(function MessageItem({ message, liveText, isThin
   const [editing, setEditing] = useState(false);
   const mine = message.sender === 'user';
   const content = liveText ?? message.content;
-  // A reply the server was still writing when following it failed, or was given up, is shown as last read: the
-  // chat says the connection was lost and offers Refresh message under it.
-  const streaming = message.status === 'streaming' && isWriting;
+  // Not every reply at status 'streaming': one whose following failed, or was given up, is shown as last read (the
+  // chat says the connection was lost and offers Refresh message under it).
+  const streaming = isWriting;
 
   if (mine) {
     return (

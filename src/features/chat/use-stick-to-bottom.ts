@@ -22,6 +22,15 @@ export function useStickToBottom(ref: RefObject<HTMLElement | null>) {
     if (!el) return;
     let lastTop = el.scrollTop;
     let lastHeight = el.scrollHeight;
+    // The reader's own move up holds the pinning for a moment, until its scroll is seen. A wheel or touch scroll
+    // runs on the compositor and its scroll event reaches this thread a frame or more later; a streamed token in
+    // between pinned the view to the bottom again and undid the move (seen in CI: Jump to latest never came). If no
+    // scroll follows (an inner element took the wheel), the next growth after the moment pins again.
+    let readerMovedAt = Number.NEGATIVE_INFINITY;
+    const readerMovesUp = () => {
+      readerMovedAt = performance.now();
+    };
+    const follows = () => pinned.current && performance.now() - readerMovedAt > READER_MOVE_GRACE_MS;
     const onScroll = () => {
       const near = distanceFromBottom(el) <= AUTO_SCROLL_THRESHOLD_PX;
       // Only the reader moving up lets go. A scroll that moves down without reaching the bottom is the
@@ -42,15 +51,6 @@ export function useStickToBottom(ref: RefObject<HTMLElement | null>) {
       pinned.current = false;
       setAtBottom(false);
     };
-    // The reader's own move up holds the pinning for a moment, until its scroll is seen. A wheel or touch scroll
-    // runs on the compositor and its scroll event reaches this thread a frame or more later; a streamed token in
-    // between pinned the view to the bottom again and undid the move (seen in CI: Jump to latest never came). If no
-    // scroll follows (an inner element took the wheel), the next growth after the moment pins again.
-    let readerMovedAt = Number.NEGATIVE_INFINITY;
-    const readerMovesUp = () => {
-      readerMovedAt = performance.now();
-    };
-    const follows = () => pinned.current && performance.now() - readerMovedAt > READER_MOVE_GRACE_MS;
     const onWheel = (e: WheelEvent) => {
       if (e.deltaY < 0) readerMovesUp();
     };

@@ -18,6 +18,7 @@ import {
   conversationNav,
   expectReplyComplete,
   messageBox,
+  openConversationId,
   signedInToken,
   skipWithoutWebSearch,
   unique,
@@ -72,7 +73,6 @@ const saveDialog = (page: Page) => page.getByRole('dialog', { name: 'Save to Per
 const deleteDialog = (page: Page) => page.getByRole('alertdialog', { name: 'Delete Conversation' });
 const attached = (page: Page) => page.getByRole('list', { name: 'Attached files' });
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
-const openId = (page: Page) => new URL(page.url()).searchParams.get('id');
 const item = (page: Page, id: string) => conversationNav(page).getByRole('listitem').filter({ has: page.locator(`a[href="/chat?id=${id}"]`) });
 
 /** Ids in an API answer (an upload's documents), for deleting what the path stored. */
@@ -97,7 +97,7 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
   switch (event.type) {
     case 'share.open':
       await page.getByRole('button', { name: 'Share', exact: true }).click();
-      if (openId(page) === null) {
+      if (openConversationId(page) === null) {
         await expect(toast(page, NO_CONVERSATION_SELECTED)).toBeVisible();
         await expect(shareDialog(page)).toHaveCount(0);
       } else {
@@ -180,7 +180,7 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       await expect(toast(page, DOCUMENT_DELETED)).toBeVisible();
       return;
     case 'message.submit':
-      w.question = unique(openId(page) === null ? 'Explain quarterly budgets' : 'Summarise the attached notes');
+      w.question = unique(openConversationId(page) === null ? 'Explain quarterly budgets' : 'Summarise the attached notes');
       await ask(page, w.question);
       await expect(userMessages(page).last()).toContainText(w.question);
       return;
@@ -190,7 +190,7 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
       return;
     case 'conversation.created':
       await expect(page).toHaveURL(/\/chat\?id=/);
-      w.ids.set(NEW, openId(page)!);
+      w.ids.set(NEW, openConversationId(page)!);
       return;
     case 'route.changed':
       if (event.conversationId === null) {
@@ -214,7 +214,7 @@ async function perform(page: Page, w: World, event: Step, next: Step | undefined
         await page.clock.fastForward(TITLE_POLL_INTERVAL_MS);
         await expect(heading(page)).not.toHaveText(DEFAULT_CONVERSATION_TITLE, { timeout: 2_000 });
       }).toPass({ timeout: 60_000 });
-      if (openId(page) === w.ids.get(SEEDED)) await expect(heading(page)).toHaveText(w.title);
+      if (openConversationId(page) === w.ids.get(SEEDED)) await expect(heading(page)).toHaveText(w.title);
       return;
     }
     case 'message.edit': {

@@ -21,6 +21,7 @@ import {
   assistantMessages,
   revealConversationLink,
   errorEnvelope,
+  openConversationId,
   signedInToken,
   skipWithoutWebSearch,
   expectReplyComplete,
@@ -81,7 +82,6 @@ const SEND = '**/api/v1/chat/messages*';
 const refreshButton = (page: Page) => page.getByRole('button', { name: 'Refresh message' });
 const isStop = (url: URL) => /\/chat\/messages\/[^/]+\/stop$/.test(url.pathname);
 const isFollowStream = (url: URL) => /\/chat\/messages\/[^/]+\/stream$/.test(url.pathname);
-const openConversationId = (page: Page) => new URL(page.url()).searchParams.get('id')!;
 
 /** The reply's stream is cut after its control record (and what the server said it was doing), before its words. */
 const cutAhead = (ahead: Step[]) => {
@@ -108,7 +108,7 @@ async function failFollow(page: Page) {
 /** Waits until the server has ended the open conversation's reply (a stream cut or a follow failed leaves it going). */
 async function replyEnded(page: Page) {
   const headers = { Authorization: `Bearer ${await signedInToken(page)}` };
-  const id = openConversationId(page);
+  const id = openConversationId(page)!;
   await expect
     .poll(
       async () => {
@@ -222,7 +222,7 @@ async function perform(page: Page, w: World, event: Step, ahead: Step[]) {
     case 'stream.control': {
       // The control record names the conversation: a new chat's URL gains its id.
       await expect(page).toHaveURL(/\/chat\?id=/);
-      const id = openConversationId(page);
+      const id = openConversationId(page)!;
       if (!w.ids.has(event.conversationId as string)) w.ids.set(event.conversationId as string, id);
       expect(id).toBe(w.ids.get(event.conversationId as string));
       return;
@@ -372,7 +372,7 @@ async function perform(page: Page, w: World, event: Step, ahead: Step[]) {
       return;
     }
     case 'xstate.done.actor.loadMessages': {
-      const id = openConversationId(page);
+      const id = openConversationId(page)!;
       if (id === w.ids.get(LONG)) {
         // Its latest page, at the end; the first message is not loaded.
         await expect(assistantMessages(page).last()).toBeInViewport();
@@ -398,7 +398,7 @@ async function perform(page: Page, w: World, event: Step, ahead: Step[]) {
       }
       await expect(page.getByText(FETCH_MESSAGES_FAILED)).toBeVisible();
       await expect(userMessages(page)).toHaveCount(0);
-      await page.unroute(isMessagesLoad(openConversationId(page)));
+      await page.unroute(isMessagesLoad(openConversationId(page)!));
       return;
     }
     case 'follow.text':
@@ -458,7 +458,7 @@ async function setUp(page: Page, w: World, input: { conversationId: string | nul
   const asked = unique('Reload during the answer');
   await ask(page, asked);
   await expect(page).toHaveURL(/\/chat\?id=/);
-  const id = openConversationId(page);
+  const id = openConversationId(page)!;
   w.ids.set(MID_REPLY, id);
   w.questions.set(id, asked);
   // Reload once the answer has begun (and well before its end: the offline reply takes seconds).

@@ -131,6 +131,9 @@ export async function expectReplyComplete(page: Page) {
   await expect(assistantMessages(page).last()).not.toBeEmpty();
 }
 
+/** The id of the conversation the chat screen shows (its `?id=`), or null on the new-chat screen. */
+export const openConversationId = (page: Page) => new URL(page.url()).searchParams.get('id');
+
 /** Asks on the new-chat screen and waits for the whole answer; returns the new conversation's id. */
 export async function startConversation(page: Page, text: string) {
   await page.goto('/chat');
@@ -138,7 +141,7 @@ export async function startConversation(page: Page, text: string) {
   await ask(page, text);
   await expect(page).toHaveURL(/\/chat\?id=/);
   await expectReplyComplete(page);
-  return new URL(page.url()).searchParams.get('id')!;
+  return openConversationId(page)!;
 }
 
 /** The e2e user's access token, for setting a path up through the API. */
