@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumArgs } from './test/e2e/helpers/chromium-args';
+import { chromiumArgs, e2eChromium } from './test/e2e/helpers/chromium-args';
 
 // Local runs start the real server on a fresh data directory with the demo seed. QA points the same suite at
 // staging with E2E_BASE_URL (and E2E_PASSWORD for the demo-style accounts there); then no server is started.
@@ -42,7 +42,7 @@ export default defineConfig({
     // tests allow it.
     serviceWorkers: 'block',
     launchOptions: {
-      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      executablePath: e2eChromium,
       args: chromiumArgs,
     },
   },

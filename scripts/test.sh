@@ -70,6 +70,10 @@ group() {
 
 CHROME_PATH="$(bash scripts/find-chromium.sh)" || { echo "npm test: no Chromium, cannot run the browser tests." >&2; exit 1; }
 export CHROME_PATH
+if [ -z "${CHROME_HEADLESS_SHELL:-}" ] && [ ! -x /usr/bin/chromium-headless-shell ]; then
+  echo "npm test: no Chromium headless shell (apt-get install -y chromium-headless-shell, or CHROME_HEADLESS_SHELL=...):"
+  echo "          the browser tests run in the whole Chromium, about a quarter slower."
+fi
 
 group \
   "typecheck" npx tsc --noEmit -p tsconfig.json -- \

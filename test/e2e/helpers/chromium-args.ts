@@ -1,8 +1,22 @@
+import { existsSync } from 'node:fs';
+
+/** The whole Chromium (CHROME_PATH, else Debian's): for what only a whole browser does, and for the bench. */
+export const wholeChromium = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+const debianHeadlessShell = '/usr/bin/chromium-headless-shell';
+/**
+ * The browser the e2e tests run in: Chromium's headless shell (Debian's `chromium-headless-shell`, the same engine
+ * and version without the browser's own UI, which is what Playwright itself runs headless tests in). The whole
+ * e2e suite, one after the other in the same hour on the 2-core machine: 1972 CPU-seconds and 16.9 min in the shell,
+ * 2526 and 21.4 min in the whole browser (stop 44). CHROME_HEADLESS_SHELL names another; without one the whole
+ * browser runs them. The shell has no back/forward cache, so the spec that needs it asks for `wholeChromium`.
+ */
+export const e2eChromium = process.env.CHROME_HEADLESS_SHELL ?? (existsSync(debianHeadlessShell) ? debianHeadlessShell : wholeChromium);
+
 /**
  * Chromium's switches for the browser tests (playwright.config.ts).
  *
- * Debian's Chromium 156 has no separate headless shell: `--headless` runs the whole browser without a screen, and
- * each browser preloads two omnibox popups (chrome://omnibox-popup.top-chrome/, plain and "AI mode") as WebUI
+ * In the whole browser, `--headless` runs it without a screen, and each browser preloads two omnibox popups (chrome://omnibox-popup.top-chrome/, plain and "AI mode") as WebUI
  * renderers of their own. Nobody types into an address bar here, yet they draw CPU all run long: polled per process
  * over 36 tests on 3 workers, they took 21 CPU-seconds of the 148 the browsers, workers and server took (14%). With
  * both features off, Target.getTargets lists no browser_ui target, and the same 36 tests took 129–146 CPU-seconds of

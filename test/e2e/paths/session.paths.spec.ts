@@ -4,7 +4,7 @@ import { SSO_AUTH_FAILED, SSO_NO_ACCESS_TOKEN, SSO_SUCCESS } from '../../../cont
 import { sessionMachine, THEME_SAVE_FAILED, USER_FETCH_FAILED } from '../../../machines/session.machine';
 import { coverageOf, formatCoverage } from '../../model/support/model-paths';
 import { accounts, isLocalServer, password, signInAndLand } from '../helpers/accounts';
-import { chromiumArgs } from '../helpers/chromium-args';
+import { chromiumArgs, wholeChromium } from '../helpers/chromium-args';
 import { errorEnvelope, messageBox, type Step } from './paths-support';
 import { SSO_AFTER, SSO_NO_TOKEN, sessionPaths, statesBefore } from './session.paths-model';
 
@@ -43,7 +43,8 @@ const paths = sessionPaths;
 
 test.use({
   launchOptions: {
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    // The whole browser: the headless shell the other specs run in has no back/forward cache.
+    executablePath: wholeChromium,
     args: chromiumArgs,
     // The back/forward cache, so the browser's Back from the provider shows the sign-in page as it was left.
     ignoreDefaultArgs: ['--disable-back-forward-cache'],
