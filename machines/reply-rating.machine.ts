@@ -16,9 +16,10 @@ import { report } from './report';
  * Thumbs up / down under one assistant reply (issue 28; not in the spec): a toggle pair, stored per person per
  * reply on the server and shown again after a reload (the messages carry the person's rating).
  *
- * States: `idle`; `saving` (tag `busy`, invokes `save`): the chosen thumb shows at once (a press while saving replaces the
- * choice being saved) and goes back to what the server had if the save fails ('Failed to save your rating', or the server's sentence). Choosing the thumb that
- * is already pressed clears the rating. A thumbs down opens `commenting`: an optional short comment ('What went
+ * States: `idle`; `saving` (tag `busy`, invokes `save`): the chosen thumb shows at once and goes back to what the
+ * server had if the save fails ('Failed to save your rating', or the server's sentence). A press while a save is in
+ * flight shows at once too and is saved when that save ends, so the server gets the choices in order and keeps the
+ * newest. Choosing the thumb that is already pressed clears the rating. A thumbs down opens `commenting`: an optional short comment ('What went
  * wrong?'), sent with `comment.send` (`sendingComment`, tag `busy`) or dismissed with `comment.skip`; a failed
  * send keeps the text. A thumb chosen while commenting leaves the comment and saves that choice.
  */
@@ -35,6 +36,8 @@ export interface ReplyRatingContext {
   rating: ReplyRating | null;
   /** The server's rating, restored when a save fails. */
   saved: ReplyRating | null;
+  /** The choice the save in flight sends (what `saved` becomes when it succeeds). */
+  sending: ReplyRating | null;
   comment: string;
   commentError: string | null;
 }
@@ -66,6 +69,7 @@ export const replyRatingMachine = setup({
   },
   guards: {
     ratedDown: ({ context }) => context.rating === 'down',
+    choiceChanged: ({ context }) => context.rating !== context.sending,
     commentFits: ({ context }) => context.comment.trim().length <= RATING_COMMENT_MAX_LENGTH,
   },
   actions: {
@@ -73,7 +77,8 @@ export const replyRatingMachine = setup({
       assertEvent(event, 'rating.choose');
       return { rating: nextRating(context.rating, event.rating), comment: '', commentError: null };
     }),
-    confirm: assign(({ context }) => ({ saved: context.rating })),
+    send: assign(({ context }) => ({ sending: context.rating })),
+    confirm: assign(({ context }) => ({ saved: context.sending })),
     revert: assign(({ context }) => ({ rating: context.saved })),
     clearComment: assign({ comment: '', commentError: null }),
     reportCommentSaved: report(() => notice('success', RATING_COMMENT_SAVED)),
@@ -81,7 +86,7 @@ export const replyRatingMachine = setup({
   },
 }).createMachine({
   id: 'replyRating',
-  context: ({ input }) => ({ messageId: input.messageId, rating: input.rating, saved: input.rating, comment: '', commentError: null }),
+  context: ({ input }) => ({ messageId: input.messageId, rating: input.rating, saved: input.rating, sending: input.rating, comment: '', commentError: null }),
   initial: 'idle',
   states: {
     idle: {
@@ -89,20 +94,28 @@ export const replyRatingMachine = setup({
       on: { 'rating.choose': { target: 'saving', actions: 'choose' } },
     },
     saving: {
-      description: 'The chosen thumb shows already; the server is saving it. Another press shows at once and is saved instead.',
+      description:
+        'The chosen thumb shows already; the server is saving it. Another press shows at once and is saved when this save ends.',
       tags: ['busy'],
-      // A quick second press is never lost: the save in flight is dropped (a PUT of the whole rating, so the newer
-      // one is what the server keeps) and the newest choice is saved.
-      on: { 'rating.choose': { target: 'saving', reenter: true, actions: 'choose' } },
+      entry: 'send',
+      // A quick second press is never lost, and never overtaken: dropping the save in flight would not stop its PUT,
+      // which could reach the server after the newer one and be what it keeps. So the newest choice waits for it.
+      on: { 'rating.choose': { actions: 'choose' } },
       invoke: {
         id: 'save',
         src: 'save',
-        input: ({ context }) => ({ messageId: context.messageId, body: { rating: context.rating, comment: null } }),
+        input: ({ context }) => ({ messageId: context.messageId, body: { rating: context.sending, comment: null } }),
         onDone: [
+          { guard: 'choiceChanged', target: 'saving', reenter: true, actions: 'confirm' },
           { guard: 'ratedDown', target: 'commenting', actions: 'confirm' },
           { target: 'idle', actions: 'confirm' },
         ],
-        onError: { target: 'idle', actions: ['revert', 'reportFailed'] },
+        // A newer choice is still to be saved: it is what the person wants now, so it is tried rather than a failure
+        // shown for the one they already changed.
+        onError: [
+          { guard: 'choiceChanged', target: 'saving', reenter: true },
+          { target: 'idle', actions: ['revert', 'reportFailed'] },
+        ],
       },
     },
     commenting: {

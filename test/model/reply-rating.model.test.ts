@@ -16,6 +16,7 @@ const dropped = loadFailure('Network Error', null);
 const tooLong = 'x'.repeat(RATING_COMMENT_MAX_LENGTH + 1);
 
 let saves: SaveRatingRequest[] = [];
+let savesSeen = 0;
 let emitted: Notice[] = [];
 let emittedSeen = 0;
 let prev: Snap | null = null;
@@ -50,11 +51,17 @@ const check = (fn: (s: Snap, e: { type: string } | null, p: Snap | null) => void
   const p = prev;
   const fresh = emitted.slice(emittedSeen);
   emittedSeen = emitted.length;
+  const sent = saves.slice(savesSeen);
+  savesSeen = saves.length;
+  // One save at a time: a request goes out on entering a busy state, never while one is in flight.
+  const entered = s.hasTag('busy') && !(p?.hasTag('busy') && e?.type === 'rating.choose');
+  expect(sent).toHaveLength(entered ? 1 : 0);
   expect(s.hasTag('busy')).toBe(s.matches('saving') || s.matches('sendingComment'));
   expect(Boolean(s.children.save)).toBe(s.hasTag('busy'));
   // Toasts: a failure says so; a comment sent thanks; a thumb saved shows itself pressed, no toast.
   const expected: Notice[] = [];
-  if (e?.type === 'xstate.error.actor.save') expected.push(notice('error', errorText(e)));
+  // A failure with a newer choice waiting says nothing: that choice is saved next.
+  if (e?.type === 'xstate.error.actor.save' && !s.matches('saving')) expected.push(notice('error', errorText(e)));
   if (e?.type === 'xstate.done.actor.save' && p?.matches('sendingComment')) expected.push(notice('success', RATING_COMMENT_SAVED));
   expect(fresh).toEqual(expected);
   // While a comment is being sent, the thumbs wait for it; while a thumb is saved, another press is taken.
@@ -69,6 +76,7 @@ runModelTest({
   testMachine: () => replyRatingMachine.provide({ actors: { save: pendingActor((input: SaveRatingRequest) => saves.push(input)) } }),
   onActor: (actor) => {
     saves = [];
+    savesSeen = 0;
     emitted = [];
     emittedSeen = 0;
     prev = null;
@@ -79,7 +87,7 @@ runModelTest({
     { messageId: MESSAGE, rating: 'up' },
   ],
   events: eventsFor,
-  key: (s) => JSON.stringify([s.value, s.context.rating, s.context.saved, s.context.comment.length > RATING_COMMENT_MAX_LENGTH, s.context.commentError !== null]),
+  key: (s) => JSON.stringify([s.value, s.context.rating, s.context.saved, s.context.sending, s.context.comment.length > RATING_COMMENT_MAX_LENGTH, s.context.commentError !== null]),
   simpleKey: (s) => JSON.stringify([s.value, s.context.rating]),
   edgeKeys: true,
   checks: {
@@ -91,12 +99,21 @@ runModelTest({
       if (e?.type === 'xstate.error.actor.save') expect(s.context.rating).toBe(p!.context.saved);
     }),
     saving: check((s, e, p) => {
-      // The press shows at once: the pressed thumb again clears it. Also while an earlier press is being saved:
-      // that save is dropped, what the server last confirmed stays the one a failure goes back to.
-      expect(e?.type).toBe('rating.choose');
-      expect(s.context.rating).toBe(nextRating(p!.context.rating, (e as unknown as { rating: 'up' | 'down' }).rating));
-      expect(s.context.saved).toBe(p!.context.saved);
-      expect(saves.at(-1)).toEqual({ messageId: MESSAGE, body: { rating: s.context.rating, comment: null } });
+      if (e?.type === 'rating.choose') {
+        // The press shows at once: the pressed thumb again clears it. During a save it waits for that one to end
+        // (nothing sent now); otherwise it is sent at once.
+        expect(s.context.rating).toBe(nextRating(p!.context.rating, (e as unknown as { rating: 'up' | 'down' }).rating));
+        expect(s.context.saved).toBe(p!.context.saved);
+        expect(s.context.sending).toBe(p!.matches('saving') ? p!.context.sending : s.context.rating);
+      } else {
+        // A save ended with a newer choice waiting: that one is sent now. What the server confirmed is kept, or, after a
+        // failure, what it had before.
+        expect(p!.matches('saving')).toBe(true);
+        expect(p!.context.rating).not.toBe(p!.context.sending);
+        expect(s.context.saved).toBe(e?.type === 'xstate.done.actor.save' ? p!.context.sending : p!.context.saved);
+        expect(s.context.sending).toBe(s.context.rating);
+      }
+      expect(saves.at(-1)).toEqual({ messageId: MESSAGE, body: { rating: s.context.sending, comment: null } });
     }),
     commenting: check((s, e, p) => {
       expect(s.context.rating).toBe('down');

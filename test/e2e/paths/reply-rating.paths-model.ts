@@ -11,7 +11,8 @@ export const COMMENT = 'Automated path test: it answered another question.';
 /**
  * The person presses a thumb (the pressed one again clears it); after a thumbs down they write a comment and send
  * it, or skip it. The server saves (or, with a stub, fails); a second press while the first save is in flight
- * (the browser holds the server's answer to the first) is saved instead. Not generated, because a person cannot
+ * (the browser holds the server's answer to the first) shows at once and is saved once that answer (a success or a
+ * failure) has come. Not generated, because a person cannot
  * cause them: an over-long comment (`comment.send` refused with its message: the text area stops at the limit, so
  * the trimmed comment never exceeds it), a thumb pressed while the comment dialog is open (the dialog is modal:
  * a press outside it lands on its underlay and closes it, which is `comment.skip`, and focus stays inside it).
@@ -55,7 +56,7 @@ export const replyRatingPaths = asSteps<{ messageId: string; rating: null }>(
       inputs: [{ messageId: 'm', rating: null }],
       events: eventsFor as never,
       // What the buttons show and whether a comment is written: a path presses each thumb a few times at most.
-      key: (s) => JSON.stringify([s.value, s.context.rating, s.context.saved, s.context.comment !== '']),
+      key: (s) => JSON.stringify([s.value, s.context.rating, s.context.saved, s.context.sending, s.context.comment !== '']),
       simpleKey: (s) => JSON.stringify([s.value, s.context.rating]),
       edgeKeys: true,
     }),

@@ -11,8 +11,9 @@ import { seededConversation } from '../helpers/seed';
  * The thumbs under a reply (machines/reply-rating.machine.ts, the model in reply-rating.paths-model.ts), driven
  * through the real buttons and comment dialog of a conversation made through the API. Saves go to the real server
  * (PUT /chat/messages/{id}/rating); forced in the browser with a stub, locally and against a deployment alike: the server failing a save (500).
- * A press while a save is in flight: the first save reaches the server, its answer is held in the browser until
- * the second press has been sent (a pass-through route), so the first is the one the machine drops.
+ * A press while a save is in flight: the first save reaches the server and its answer is held in the browser (a
+ * pass-through route); the second press shows at once and sends nothing until that answer comes, as it is, or as a
+ * failure; then the second choice is saved.
  */
 // The client adds a `t` timestamp query to every call: the stub matches the path with or without one.
 const RATING = /\/api\/v1\/chat\/messages\/[^/]+\/rating(\?|$)/;
@@ -25,11 +26,13 @@ interface Run {
   shown: ReplyRating | null;
   saved: ReplyRating | null;
   comment: string;
+  /** What the save in flight sends. */
+  sending: ReplyRating | null;
   /** The save in flight is the comment's. */
   sendingComment: boolean;
   puts: Request[];
-  /** Lets the held answer to the save in flight reach the page. */
-  releaseAnswer: (() => void) | null;
+  /** Lets the held answer to the save in flight reach the page, as it is or as a failure. */
+  releaseAnswer: ((fail: boolean) => void) | null;
 }
 
 const reply = (page: Page) => assistantMessages(page).last();
@@ -49,18 +52,34 @@ async function failNextSave(page: Page, next: Step | undefined) {
 
 /** Holds the server's answer to the next save (the save itself reaches the server); returns its release. */
 async function holdNextAnswer(page: Page) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
+  let release!: (fail: boolean) => void;
+  const released = new Promise<boolean>((resolve) => (release = resolve));
   await page.route(
     RATING,
     async (route) => {
       const response = await route.fetch();
-      await released;
-      await route.fulfill({ response });
+      const fail = await released;
+      await route.fulfill(fail ? errorEnvelope(500, FAILURE) : { response });
     },
     { times: 1 },
   );
   return release;
+}
+
+/** The held answer to the first save comes (as it is, or failed): the choice pressed meanwhile is sent now. */
+async function answerHeldSave(run: Run, fail: boolean, next: Step | undefined) {
+  const { page } = run;
+  const release = run.releaseAnswer!;
+  run.releaseAnswer = null;
+  if (!fail) run.saved = run.sending;
+  await failNextSave(page, next);
+  const request = page.waitForRequest(isRatingPut);
+  release(fail);
+  expect((await request).postDataJSON()).toEqual({ rating: run.shown, comment: null });
+  run.sending = run.shown;
+  // A failure of the choice already changed says nothing; the newer one stays shown while it is saved.
+  if (fail) await expect(toast(page, FAILURE)).toHaveCount(0);
+  if (next?.type !== 'xstate.error.actor.save') await expectThumbs(page, run.shown);
 }
 
 async function perform(run: Run, event: Step, next: Step | undefined) {
@@ -70,6 +89,14 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       const pressed = event.rating as ReplyRating;
       run.shown = nextRating(run.shown, pressed);
       run.comment = '';
+      if (run.releaseAnswer) {
+        // Pressed while a save is in flight: shown at once, sent only once that save has its answer.
+        const sent = run.puts.length;
+        await thumb(page, pressed).click();
+        await expectThumbs(page, run.shown);
+        expect(run.puts).toHaveLength(sent);
+        return;
+      }
       run.sendingComment = false;
       await failNextSave(page, next);
       // Pressed again while this save is in flight: the server gets it, its answer waits for the second press.
@@ -79,32 +106,26 @@ async function perform(run: Run, event: Step, next: Step | undefined) {
       await thumb(page, pressed).click();
       const sent = await request;
       expect(sent.postDataJSON()).toEqual({ rating: run.shown, comment: null });
+      run.sending = run.shown;
       // Shown at once, before the server answers (a stubbed failure answers at once: its step checks the revert).
       if (next?.type !== 'xstate.error.actor.save') await expectThumbs(page, run.shown);
-      const earlier = run.releaseAnswer;
-      if (earlier && next?.type !== 'rating.choose') {
-        // The earlier save's answer comes late: the newer choice stays shown.
-        run.releaseAnswer = null;
-        earlier();
-        // (The page has given up on it: it ends aborted, or answered and unheeded.)
-        await run.puts[run.puts.length - 2]!.response();
-        await expectThumbs(page, run.shown);
-      }
       return;
     }
     case 'xstate.done.actor.save':
+      if (run.releaseAnswer) return answerHeldSave(run, false, next);
       if (run.sendingComment) {
         await expect(toast(page, RATING_COMMENT_SAVED)).toBeVisible();
         await expect(dialog(page)).toHaveCount(0);
         run.comment = '';
       } else {
-        run.saved = run.shown;
+        run.saved = run.sending;
         // A thumbs down asks what went wrong.
         await expect(dialog(page)).toHaveCount(run.shown === 'down' ? 1 : 0);
       }
       await expectThumbs(page, run.saved);
       return;
     case 'xstate.error.actor.save':
+      if (run.releaseAnswer) return answerHeldSave(run, true, next);
       await expect(toast(page, FAILURE)).toBeVisible();
       if (run.sendingComment) {
         // The comment stays, ready to send again.
@@ -156,7 +177,7 @@ test.describe('reply rating paths (generated from machines/reply-rating.machine.
       const id = await seededConversation(page.request, unique('Rate me'));
       await page.goto(`/chat?id=${id}`);
       await expect(reply(page)).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
-      const run: Run = { page, shown: null, saved: null, comment: '', sendingComment: false, puts: [], releaseAnswer: null };
+      const run: Run = { page, shown: null, saved: null, sending: null, comment: '', sendingComment: false, puts: [], releaseAnswer: null };
       page.on('request', (r) => {
         if (isRatingPut(r)) run.puts.push(r);
       });
