@@ -7,6 +7,12 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 
 interface AxeViolation { id: string; help: string; nodes: Array<{ target: unknown[]; html: string }> }
 
+/** axe-core in the page, once per document: a screen checked in light and dark asked for it four times. */
+async function injectAxe(page: Page) {
+  if (await page.evaluate(() => 'axe' in window)) return;
+  await page.evaluate(axeSource);
+}
+
 /** Runs axe-core in the page and fails with a readable list of what it found. */
 export async function expectNoAxeViolations(page: Page) {
   // A prerendered page is drawn before it works; its controls restyle as it hydrates (src/app/live-marker.tsx).
@@ -16,7 +22,7 @@ export async function expectNoAxeViolations(page: Page) {
   await page.evaluate(() =>
     Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => undefined))),
   );
-  await page.evaluate(axeSource);
+  await injectAxe(page);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
@@ -31,7 +37,7 @@ export async function expectNoAxeViolations(page: Page) {
  * axe's colour-contrast rule as if it were enabled (its look, keyed on data-disabled, stays), then put back.
  */
 export async function expectDisabledControlsLegible(page: Page) {
-  await page.evaluate(axeSource);
+  await injectAxe(page);
   const violations = await page.evaluate(async () => {
     const faded = Array.from(document.querySelectorAll('[data-disabled]'));
     if (faded.length === 0) return [];
