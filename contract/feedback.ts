@@ -79,7 +79,7 @@ export const inboxItem = z.object({
   rating: z.enum(replyRatings).nullable(),
   /** The feedback's or report's description, or the rating's comment. */
   text: z.string().nullable(),
-  /** Ratings only: the start of the rated reply (INBOX_EXCERPT_LENGTH characters). */
+  /** Ratings only: the start of the rated reply as plain text (at most INBOX_EXCERPT_LENGTH characters, ending in … when cut). */
   reply_excerpt: z.string().nullable(),
 });
 export type InboxItem = z.infer<typeof inboxItem>;

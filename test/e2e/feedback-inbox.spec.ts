@@ -81,6 +81,10 @@ test.describe('reply ratings and the feedback inbox', () => {
     await expect(rating).toHaveCount(1);
     await expect(rating).toHaveAccessibleName(/^Reply rated bad from /);
     await expect(rating).toContainText('user@demo.local');
+    // It quotes the start of the reply as text: the markdown's marks are not shown.
+    const quote = rating.getByRole('blockquote');
+    await expect(quote).toContainText("This is Tanya's offline demo responder. No AI model is configured");
+    await expect(quote).not.toContainText('**');
     const feedback = entries(admin).filter({ hasText: feedbackText });
     await expect(feedback).toHaveCount(1);
     await expect(feedback).toContainText('Feedback: Average');

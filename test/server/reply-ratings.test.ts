@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationMessages } from '../../contract/chat';
 import { errorEnvelope, successEnvelope } from '../../contract/envelope';
 import { inboxPage, replyRatingResult, type InboxItem } from '../../contract/feedback';
+import { INBOX_EXCERPT_LENGTH } from '../../contract/feedback-constants';
 import { insertConversation } from '../../server/db/repositories/conversations';
 import { insertMessage } from '../../server/db/repositories/messages';
 import { findUserByEmail, type UserRecord } from '../../server/db/repositories/users';
@@ -139,7 +140,8 @@ describe(`reply ratings and the feedback inbox (${dbKind})`, () => {
     await feedbackAt(user, 'feedback', 'Loving it', '2026-01-01T10:00:00.000Z');
     await feedbackAt(other, 'report', 'Copy button broken', '2026-01-01T12:00:00.000Z');
     await feedbackAt(foreign, 'report', 'Foreign report', '2026-01-01T13:00:00.000Z');
-    const mine = await exchange(user, 'A long reply. '.repeat(40));
+    // Markdown with a marker: the inbox quotes it as text.
+    const mine = await exchange(user, `::image{url="/api/v1/files/a.png" alt="A &quot;chart&quot;"}\n\n## Plan\n\n- **A long** reply.\n${' A long reply.'.repeat(40)}`);
     expect((await rate(mine.replyId, { rating: 'down', comment: 'Too long' })).statusCode).toBe(200);
     await t.db.updateTable('reply_ratings').set({ rated_at: '2026-01-01T11:00:00.000Z' }).where('message_id', '=', mine.replyId).execute();
     const foreigners = await exchange(foreign);
@@ -152,7 +154,14 @@ describe(`reply ratings and the feedback inbox (${dbKind})`, () => {
       ['feedback', 'Loving it'],
     ]);
     expect(all[1]).toMatchObject({ rating: 'down', level: null, user_name: user.name, user_email: user.email, client_name: 'Demo Organisation' });
-    expect(all[1]!.reply_excerpt).toBe('A long reply. '.repeat(40).slice(0, 240));
+    const excerpt = all[1]!.reply_excerpt!;
+    const text = `[Image: A "chart"] Plan A long reply.${' A long reply.'.repeat(40)}`;
+    // Cut after a word, at most INBOX_EXCERPT_LENGTH characters with its ellipsis.
+    expect(excerpt.endsWith('…')).toBe(true);
+    expect(text.startsWith(excerpt.slice(0, -1))).toBe(true);
+    expect(text[excerpt.length - 1]).toBe(' ');
+    expect(excerpt.length).toBeLessThanOrEqual(INBOX_EXCERPT_LENGTH);
+    expect(excerpt.length).toBeGreaterThan(INBOX_EXCERPT_LENGTH - 20);
     expect(all[2]).toMatchObject({ level: 'GOOD', rating: null, reply_excerpt: null });
 
     expect((await inboxItems('?kind=rating')).map((i) => i.text)).toEqual(['Too long']);

@@ -62,7 +62,8 @@ export async function listInbox(db: Kysely<Database>, filter: InboxFilter): Prom
       sql<InboxItem['level']>`cast(null as text)`.as('level'),
       sql<InboxItem['rating']>`r.rating`.as('rating'),
       'r.comment as text',
-      sql<string | null>`substr(m.content, 1, ${sql.lit(INBOX_EXCERPT_LENGTH)})`.as('reply_excerpt'),
+      // Markdown, cut to plain text by the service: enough that markers and syntax at the start leave a whole excerpt.
+      sql<string | null>`substr(m.content, 1, ${sql.lit(INBOX_EXCERPT_LENGTH * 8)})`.as('reply_excerpt'),
     ])
     .orderBy('r.rated_at', 'desc')
     .orderBy('r.id', 'desc')

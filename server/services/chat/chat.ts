@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sender, type ChatMessage, type Conversation, type ConversationList, type ConversationMessages } from '../../../contract/chat';
 import { decodeMessageCursor, encodeMessageCursor } from '../../../shared/message-cursor';
+import { oneLineText } from '../../../shared/one-line-text';
 import { RECENT_MESSAGES_LIMIT, SEARCH_MIN_CHARS } from '../../../contract/chat-constants';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/database';
@@ -179,7 +180,7 @@ const SNIPPET_LEAD = 50;
 
 /** A short plain-text excerpt of `text` around the first word starting with one of `terms`. */
 export function makeSnippet(text: string, terms: string[]): string {
-  const plain = plainText(text);
+  const plain = oneLineText(text);
   let at = -1;
   for (const term of terms) {
     const found = plain.search(new RegExp(`(?<![\\p{L}\\p{N}])${term}`, 'iu'));
@@ -197,18 +198,6 @@ export function makeSnippet(text: string, terms: string[]): string {
     if (space > Math.max(start, at)) end = space;
   }
   return `${start > 0 ? '…' : ''}${plain.slice(start, end)}${end < plain.length ? '…' : ''}`;
-}
-
-/** Markdown to one line of text: markers, fences, heading/quote/emphasis marks and escapes out, whitespace collapsed. */
-function plainText(markdown: string): string {
-  return markdown
-    .replace(/^\s*:{2,}[\w-]*(\{[^}\n]*\})?\s*$/gm, ' ')
-    .replace(/^\s*```.*$/gm, ' ')
-    .replace(/^\s*(#{1,6}|>|[-*+]|\d+\.)\s+/gm, '')
-    .replace(/\*\*|__|`/g, '')
-    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 /** Content without its error markers: what the model said, for the history sent with the next question. */

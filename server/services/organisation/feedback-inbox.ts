@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { InboxPage } from '../../../contract/feedback';
-import type { InboxKind } from '../../../contract/feedback-constants';
+import { INBOX_EXCERPT_LENGTH, type InboxKind } from '../../../contract/feedback-constants';
+import { oneLineText, textStart } from '../../../shared/one-line-text';
 import type { Database } from '../../db/database';
 import { listInbox } from '../../db/repositories/feedback-inbox';
 import { organisationFilter, type Scope } from '../scope';
@@ -23,5 +24,7 @@ export async function readInbox(
   opts: InboxOptions,
 ): Promise<InboxPage> {
   const { rows, total } = await listInbox(db, { clientId: organisationFilter(scope), kind: opts.kind, ...pageWindow(opts.page, opts.pageSize) });
-  return { items: rows, page: opts.page, page_size: opts.pageSize, total, total_pages: totalPages(total, opts.pageSize) };
+  // A rating quotes the start of its reply as text: raw markdown showed its syntax and markers (`## `, `::image{…}`).
+  const items = rows.map((row) => ({ ...row, reply_excerpt: row.reply_excerpt === null ? null : textStart(oneLineText(row.reply_excerpt), INBOX_EXCERPT_LENGTH) }));
+  return { items, page: opts.page, page_size: opts.pageSize, total, total_pages: totalPages(total, opts.pageSize) };
 }

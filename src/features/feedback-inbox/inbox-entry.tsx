@@ -1,6 +1,6 @@
 import { Bug, MessageSquareText, ThumbsDown, ThumbsUp } from 'lucide-react';
 import type { InboxItem } from '../../../contract/feedback';
-import { INBOX_EXCERPT_LENGTH, type FeedbackLevel } from '../../../contract/feedback-constants';
+import type { FeedbackLevel } from '../../../contract/feedback-constants';
 import { formatDateTime } from '../../lib/format-date';
 
 const LEVEL_LABELS: Record<FeedbackLevel, string> = {
@@ -49,7 +49,6 @@ export function InboxEntry({ item, showOrganisation }: { item: InboxItem; showOr
           <blockquote className="border-l-4 border-gray-300 pl-3 text-sm text-gray-700 dark:border-gray-600 dark:text-gray-300">
             <span className="sr-only">The reply: </span>
             {item.reply_excerpt}
-            {item.reply_excerpt.length >= INBOX_EXCERPT_LENGTH && '…'}
           </blockquote>
         )}
       </article>
