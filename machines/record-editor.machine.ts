@@ -1,4 +1,4 @@
-import { and, assertEvent, assign, sendTo, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
+import { and, assertEvent, assign, sendTo, setup, type DoneActorEvent, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
 import { answerStatusOf } from './answer-status';
 import { serverDetailOf } from './load-failure';
 import { notProvided } from './not-provided';
@@ -300,3 +300,9 @@ export const recordEditorMachine = setup({
 });
 
 export type RecordEditorMachine = typeof recordEditorMachine;
+
+/**
+ * Whether the screen's rule ever lets `target` be acted on, whatever runs now (`can()` is also false while another
+ * act runs): a control it never applies to is disabled, one that only waits is read-only, so focus stays on it.
+ */
+export const mayEverAct = (snapshot: SnapshotFrom<RecordEditorMachine>, target: Draft): boolean => snapshot.context.rules.mayAct?.(target) ?? true;

@@ -134,9 +134,16 @@ test.describe('users', () => {
       // Switching someone on needs no confirmation.
       await toggle(page, alpha.name);
       await expect(confirm).toHaveCount(0);
-      await closeToast(page, USER_STATUS_UPDATED);
+      await expect(toast(page, USER_STATUS_UPDATED).first()).toBeVisible();
       await expect(statusSwitch(page, alpha.name)).toBeChecked();
       expect((await api.get(alpha)).status).toBe('active');
+      // The focus stayed on the switch while the change ran: Space again asks to switch Alpha off.
+      await expect(statusSwitch(page, alpha.name)).toBeFocused();
+      await page.keyboard.press('Space');
+      await expect(confirm).toBeVisible();
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      await expect(confirm).toHaveCount(0);
+      await closeToast(page, USER_STATUS_UPDATED);
 
       // Resend verification to an unverified (active) person.
       await row(page, alpha.email).getByRole('button', { name: `Resend verification email to ${alpha.name}` }).click();

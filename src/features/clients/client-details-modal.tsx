@@ -176,7 +176,10 @@ function Subscriptions({
           <h3 id="current-subscription" className="text-base font-semibold text-gray-900 dark:text-gray-50">
             Current Subscription
           </h3>
-          <Button variant="primary" size="sm" onPress={onCreate} isDisabled={busy}>
+          {/* Pending, not disabled, while the details are read again after a creation: the closing Create New
+              Subscription dialog gives the focus back to this button, which a disabled one would drop (then Escape
+              no longer closed the details). */}
+          <Button variant="primary" size="sm" onPress={onCreate} isPending={busy}>
             <Plus aria-hidden className="size-4" /> Create New Subscription
           </Button>
         </div>

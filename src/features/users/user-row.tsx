@@ -4,7 +4,7 @@ import { MailPlus, Pencil } from 'lucide-react';
 import type { ActorRefFrom } from 'xstate';
 import type { Department } from '../../../contract/departments';
 import type { User } from '../../../contract/user';
-import type { RecordEditorMachine } from '../../../machines/record-editor.machine';
+import { mayEverAct, type RecordEditorMachine } from '../../../machines/record-editor.machine';
 import { userEvents, type UserAct } from '../../../machines/users-admin.machine';
 import { shallowEqual } from '../../lib/shallow-equal';
 import { Avatar } from '../../ui/avatar';
@@ -39,11 +39,12 @@ export function UserRow({
 }) {
   const edit = () => userEvents.edit(user, meId, hasUnits(departments, user.department_id));
   // The machine says what may be done now (one's own row is never switched; one change at a time).
-  const { canSwitch, canResend, canEdit, running } = useSelector(
+  const { mayEverSwitch, canSwitch, canResend, canEdit, running } = useSelector(
     admin,
     (s) => {
       const act = s.context.target as UserAct | null;
       return {
+        mayEverSwitch: mayEverAct(s, userEvents.switchStatus(user).target),
         canSwitch: s.can(userEvents.switchStatus(user)),
         canResend: s.can(userEvents.resend(user.id)),
         canEdit: s.can(edit()),
@@ -87,7 +88,10 @@ export function UserRow({
         <div className="flex items-center gap-2">
           <Switch
             isSelected={active}
-            isDisabled={!canSwitch}
+            // One's own row is never switched: disabled. While a change runs the others stay focusable (read-only),
+            // so a keyboard user's focus stays on the switch and Space works again once the server has answered.
+            isDisabled={!mayEverSwitch}
+            isReadOnly={!canSwitch}
             onChange={() => admin.send(userEvents.switchStatus(user))}
           >
             <span className="sr-only">{`Status of ${user.name}`}</span>
