@@ -1,6 +1,7 @@
 // Sums the JSON reports of every suite into one closing line: "Total: N passed, M failed", followed by the run's wall
 // time (test-results/wall-seconds.txt) and the steps' times added up; above it, each step's time
-// (test-results/step-times.txt, both written by scripts/test.sh).
+// (test-results/step-times.txt) and the machine's busy CPU time (test-results/cpu-ticks.txt), all written by
+// scripts/test.sh.
 // Steps that failed without a report (typecheck, lint, build) count as one failure each.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 
@@ -83,6 +84,15 @@ for (const t of times) console.log(`  ${t.name.padEnd(width)}  ${clock(t.seconds
 const allSeconds = times.reduce((sum, t) => sum + t.seconds, 0);
 // Steps of a group run beside each other (scripts/test.sh), so the run's wall time is less than their sum.
 const wallSeconds = existsSync('test-results/wall-seconds.txt') ? Number(readFileSync('test-results/wall-seconds.txt', 'utf8')) : allSeconds;
+// The machine's busy CPU time over the run (scripts/test.sh), whatever ran on it: the work, where the wall time
+// also says how fast and how loaded the machine was.
+if (existsSync('test-results/cpu-ticks.txt')) {
+  const [ticks, perSecond, cores] = readFileSync('test-results/cpu-ticks.txt', 'utf8').trim().split(' ').map(Number);
+  if (ticks > 0 && perSecond > 0 && cores > 0) {
+    const cpuSeconds = ticks / perSecond;
+    console.log(`CPU: ${Math.round(cpuSeconds)} CPU-seconds busy over ${clock(wallSeconds)}, ${Math.round((100 * cpuSeconds) / (wallSeconds * cores))}% of ${cores} cores`);
+  }
+}
 if (failedSteps.length) console.log(`Failed steps: ${failedSteps.join(', ')}`);
 console.log(
   `Total: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}` +

@@ -15,6 +15,10 @@ mkdir -p test-results/logs
 rm -f test-results/*.json test-results/step-times.txt test-results/logs/*.log
 failed_steps=()
 run_started=$EPOCHREALTIME
+# The whole machine's busy CPU time (/proc/stat: user, nice, system, irq, softirq, steal), in clock ticks: how much
+# work the run was, which compares across machines and loads better than its wall time (issue 29).
+busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat 2>/dev/null || echo 0; }
+run_busy=$(busy_ticks)
 
 # Runs one step and records its time and outcome in test-results/logs/<n>.status (seconds, ok|failed).
 run_step() {
@@ -95,6 +99,7 @@ else
 fi
 step "e2e (Chromium)" env PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/playwright.json npx playwright test --reporter=list,json
 awk -v a="$run_started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }' > test-results/wall-seconds.txt
+echo "$(( $(busy_ticks) - run_busy )) $(getconf CLK_TCK) $(nproc)" > test-results/cpu-ticks.txt
 
 echo
 node scripts/test-summary.mjs "${failed_steps[@]+"${failed_steps[@]}"}"
