@@ -136,6 +136,9 @@ export const deleteRecord = (target: Draft, words: { deleted: string; failed: st
 });
 
 /** The sentences of a draft's broken rules ({} when it may be saved). */
+/** The screen's rule for acting on `target` (none: every one may be acted on). */
+const ruleAllowsAct = (rules: EditorRules, target: Draft): boolean => rules.mayAct?.(target) ?? true;
+
 export const draftErrors = (rules: EditorRules, draft: Draft | null): FieldErrors => (draft && rules.errors?.(draft)) || {};
 
 const closedDialog = { draft: null, errors: {}, plan: null };
@@ -163,7 +166,7 @@ export const recordEditorMachine = setup({
     draftIsValid: ({ context }) => Object.keys(draftErrors(context.rules, context.draft)).length === 0,
     mayAct: ({ context, event }) => {
       assertEvent(event, 'record.act');
-      return context.rules.mayAct?.(event.target) ?? true;
+      return ruleAllowsAct(context.rules, event.target);
     },
     asksFirst: ({ event }) => {
       assertEvent(event, 'record.act');
@@ -305,4 +308,4 @@ export type RecordEditorMachine = typeof recordEditorMachine;
  * Whether the screen's rule ever lets `target` be acted on, whatever runs now (`can()` is also false while another
  * act runs): a control it never applies to is disabled, one that only waits is read-only, so focus stays on it.
  */
-export const mayEverAct = (snapshot: SnapshotFrom<RecordEditorMachine>, target: Draft): boolean => snapshot.context.rules.mayAct?.(target) ?? true;
+export const mayEverAct = (snapshot: SnapshotFrom<RecordEditorMachine>, target: Draft): boolean => ruleAllowsAct(snapshot.context.rules, target);

@@ -43,9 +43,10 @@ export function UserRow({
     admin,
     (s) => {
       const act = s.context.target as UserAct | null;
+      const switchStatus = userEvents.switchStatus(user);
       return {
-        mayEverSwitch: mayEverAct(s, userEvents.switchStatus(user).target),
-        canSwitch: s.can(userEvents.switchStatus(user)),
+        mayEverSwitch: mayEverAct(s, switchStatus.target),
+        canSwitch: s.can(switchStatus),
         canResend: s.can(userEvents.resend(user.id)),
         canEdit: s.can(edit()),
         // The act this row is busy with (a question waiting is not busy yet).
