@@ -5,7 +5,11 @@ import { expect, type Page } from '@playwright/test';
 // Evaluated over the DevTools protocol: the app's CSP (script-src 'self') rightly refuses an injected <script>.
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-interface AxeViolation { id: string; help: string; nodes: Array<{ target: unknown[]; html: string }> }
+interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: Array<{ target: unknown[]; html: string; any: Array<{ message: string }> }>;
+}
 
 /** axe-core in the page, once per document: a screen checked in light and dark asked for it four times. */
 async function injectAxe(page: Page) {
@@ -13,20 +17,38 @@ async function injectAxe(page: Page) {
   await page.evaluate(axeSource);
 }
 
+/**
+ * Waits until no CSS transition runs: a colour measured half-way (right after a colour-scheme switch, dark text still
+ * fading to light) fails the contrast rule. Waiting once for the transitions then running was not enough: a frame
+ * after they ended others had started (44 running after a switch to dark, then 5, then none), and 11-16 tests a run
+ * failed the contrast rule mid-fade, passing on their retry (stop 45). So: look a frame later, and wait and look
+ * again until a frame finds none. One that is cancelled (hydration replacing the prerendered login form restyles it)
+ * rejects, and is over just the same.
+ */
+async function transitionsEnded(page: Page) {
+  await page.evaluate(async () => {
+    for (;;) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const running = document.getAnimations().filter((a) => a instanceof CSSTransition);
+      if (running.length === 0) return;
+      await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    }
+  });
+}
+
 /** Runs axe-core in the page and fails with a readable list of what it found. */
 export async function expectNoAxeViolations(page: Page) {
   // A prerendered page is drawn before it works; its controls restyle as it hydrates (src/app/live-marker.tsx).
   await page.locator('html[data-live]').waitFor({ state: 'attached' });
-  // Colour transitions (e.g. right after a colour-scheme switch) would be measured half-way. One that is cancelled
-  // (hydration replacing the prerendered login form restyles it) rejects, and is over just the same.
-  await page.evaluate(() =>
-    Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => undefined))),
-  );
+  await transitionsEnded(page);
   await injectAxe(page);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
+    const scheme = matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+    // axe's own finding (for contrast: both colours and the ratio) and the scheme, so a failure says what it saw.
+    const found = (n: AxeViolation['nodes'][number]) => `${JSON.stringify(n.target)} (${n.any[0]?.message ?? n.html.slice(0, 120)}; ${scheme})`;
+    return result.violations.map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map(found) }));
   });
   expect(violations.map((v) => `${v.id}: ${v.help} @ ${v.targets.join(', ')}`)).toEqual([]);
 }
