@@ -20,6 +20,7 @@ import * as jobs from './2026-11-29-01-jobs';
 import * as clients from './2026-11-30-01-clients';
 import * as oauthSystemPrompts from './2026-11-30-02-oauth-system-prompts';
 import * as contactLeadsLdap from './2026-12-01-01-contact-leads-ldap';
+import * as clientsNameOrder from './2026-12-02-01-clients-name-order';
 
 /** Every migration, in order. Listed by hand: no filesystem glob, so bundlers and tsx see them all. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-01-clients': clients,
   '2026-11-30-02-oauth-system-prompts': oauthSystemPrompts,
   '2026-12-01-01-contact-leads-ldap': contactLeadsLdap,
+  '2026-12-02-01-clients-name-order': clientsNameOrder,
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { ClientsTable, Database } from '../database';
 import { isoNow } from '../timestamps';
 import { containsText } from './contains';
@@ -49,15 +49,13 @@ export async function listClients(db: Kysely<Database>, filter: ClientListFilter
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.clientType) query = query.where('client_type', '=', filter.clientType);
   const { n } = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-  const rows = await query
-    .selectAll()
-    .orderBy(sql`lower(client_name)`)
-    .orderBy('client_name')
-    .orderBy('id')
-    .limit(filter.limit)
-    .offset(filter.offset)
-    .execute();
+  const rows = await pageInNameOrder(query, filter).execute();
   return { rows, total: Number(n) };
+}
+
+/** The page's rows in the order of the index clients_lower_name_name_id (exported for the test of its plan). */
+export function pageInNameOrder(query: SelectQueryBuilder<Database, 'clients', object>, page: { limit: number; offset: number }) {
+  return query.selectAll().orderBy(sql`lower(client_name)`).orderBy('client_name').orderBy('id').limit(page.limit).offset(page.offset);
 }
 
 export type ClientChanges = Partial<Omit<ClientRecord, 'id' | 'created_at' | 'updated_at'>>;
