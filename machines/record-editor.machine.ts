@@ -135,10 +135,10 @@ export const deleteRecord = (target: Draft, words: { deleted: string; failed: st
   confirm: true,
 });
 
-/** The sentences of a draft's broken rules ({} when it may be saved). */
 /** The screen's rule for acting on `target` (none: every one may be acted on). */
 const ruleAllowsAct = (rules: EditorRules, target: Draft): boolean => rules.mayAct?.(target) ?? true;
 
+/** The sentences of a draft's broken rules ({} when it may be saved). */
 export const draftErrors = (rules: EditorRules, draft: Draft | null): FieldErrors => (draft && rules.errors?.(draft)) || {};
 
 const closedDialog = { draft: null, errors: {}, plan: null };

@@ -21,7 +21,8 @@ import { report } from './report';
  * flight shows at once too and is saved when that save ends, so the server gets the choices in order and keeps the
  * newest. Choosing the thumb that is already pressed clears the rating. A thumbs down opens `commenting`: an
  * optional short comment ('What went wrong?'), sent with `comment.send` (`sendingComment`, tag `busy`) or dismissed
- * with `comment.skip`; a failed send keeps the text. A thumb chosen while commenting leaves the comment and saves that choice.
+ * with `comment.skip`; a failed send keeps the text. A thumb chosen while commenting leaves the comment and saves
+ * that choice.
  */
 
 export interface ReplyRatingInput {
