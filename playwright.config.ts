@@ -95,9 +95,12 @@ export default defineConfig({
             // Every test signs in (through the API) and sets up through it: argon2id at its default cost took about
             // 0.5 s per sign-in on a loaded machine, at 'low' about 1 ms. Only the local server; staging keeps its own.
             PASSWORD_HASH_COST: 'low',
-            // The offline responder streams word by word (about 130 words): slow enough that a test sees it stream
-            // and can act mid-reply even on a busy 2-core machine, fast enough for the suite.
-            OFFLINE_TOKEN_DELAY_MS: '40',
+            // The offline responder streams its reply (about 130 words) in 5 s: slow enough that a test sees it stream
+            // and can act mid-reply even on a busy 2-core machine, fast enough for the suite. Three words a delta:
+            // each delta is a render of the reply, and one reply's renderer took 2.45 CPU-s word by word (40 ms
+            // apart), 1.58 three words at a time (120 ms apart), so the suite's many replies cost a third less.
+            OFFLINE_TOKEN_DELAY_MS: '120',
+            OFFLINE_WORDS_PER_DELTA: '3',
             // Web browsing searches the slow local web; its page is on 127.0.0.1, which only this allowance lets through.
             SEARCH_PROVIDER: 'searxng',
             SEARCH_URL: `http://127.0.0.1:${webPort}/searxng`,

@@ -80,6 +80,8 @@ const envSchema = z.object({
   LLM_HISTORY_TOKENS: positiveInt(8_000),
   LLM_PRICES: z.string().optional(),
   OFFLINE_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(25),
+  /** How many of the offline responder's words each streamed delta carries (the browser suite sends 3 at a time). */
+  OFFLINE_WORDS_PER_DELTA: z.coerce.number().int().min(1).max(1000).default(1),
   /** Largest upload accepted (MB); larger files are answered 413 and never stored. */
   UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(1024).default(DEFAULT_UPLOAD_MAX_MB),
   /** argon2id work per new password hash: 'default' (argon2's own) everywhere but the test suites, which set 'low'. */
@@ -181,6 +183,7 @@ export interface LlmConfig {
   /** LLM_PRICES, on top of the built-in table in server/llm/prices.ts. */
   prices: Record<string, ModelPrice>;
   offlineTokenDelayMs: number;
+  offlineWordsPerDelta: number;
 }
 
 export interface RateLimitRule {
@@ -384,6 +387,7 @@ function parseLlm(e: Env): LlmConfig {
     historyTokens: e.LLM_HISTORY_TOKENS,
     prices,
     offlineTokenDelayMs: e.OFFLINE_TOKEN_DELAY_MS,
+    offlineWordsPerDelta: e.OFFLINE_WORDS_PER_DELTA,
     vision: ({ auto: 'auto', true: 'always', false: 'never' } as const)[e.LLM_VISION],
   };
 }

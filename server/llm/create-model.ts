@@ -7,7 +7,7 @@ import type { ChatModel } from './types';
 
 /** The model that answers chats, from LLM_*: the offline demo responder, one endpoint, or a primary with a backup. */
 export function createChatModel(llm: LlmConfig, log: FastifyBaseLogger): ChatModel {
-  if (!llm.primary) return createOfflineModel({ tokenDelayMs: llm.offlineTokenDelayMs });
+  if (!llm.primary) return createOfflineModel({ tokenDelayMs: llm.offlineTokenDelayMs, wordsPerDelta: llm.offlineWordsPerDelta });
   const primary = createOpenAiCompatibleModel(llm.primary, { reasoning: llm.reasoning });
   // Without a backup there is nothing to fail over to, so a slow first token is waited for (reasoning models
   // may think for minutes) rather than turned into an error.

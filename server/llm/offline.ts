@@ -60,8 +60,10 @@ function quote(question: string, maxChars = QUOTE_MAX_CHARS): string {
 }
 
 export interface OfflineModelOptions {
-  /** Pause between words, so the demo streams visibly (OFFLINE_TOKEN_DELAY_MS). */
+  /** Pause between deltas, so the demo streams visibly (OFFLINE_TOKEN_DELAY_MS). */
   tokenDelayMs: number;
+  /** Words per delta (OFFLINE_WORDS_PER_DELTA, default 1). */
+  wordsPerDelta?: number;
 }
 
 export function createOfflineModel(opts: OfflineModelOptions): ChatModel {
@@ -73,9 +75,12 @@ export function createOfflineModel(opts: OfflineModelOptions): ChatModel {
       const question = lastQuestion ? turnText(lastQuestion) : '';
       const systemTurn = request.messages.find((m) => m.role === 'system');
       const system = systemTurn ? turnText(systemTurn) : '';
-      // Each piece is a word with the whitespace after it, so the pieces join back to the exact reply.
+      // Each piece is a word with the whitespace after it (or `wordsPerDelta` of them), so the pieces join back to the
+      // exact reply.
       const words = offlineReply(question, readPassages(system)).split(/(?<=\s)(?=\S)/);
-      for (const [i, text] of words.entries()) {
+      const perDelta = opts.wordsPerDelta ?? 1;
+      const deltas = perDelta === 1 ? words : Array.from({ length: Math.ceil(words.length / perDelta) }, (_, i) => words.slice(i * perDelta, (i + 1) * perDelta).join(''));
+      for (const [i, text] of deltas.entries()) {
         // No signal passed to the pause: every reply listens to the app's one closing signal, and adding and
         // removing a listener on it per word costs time in proportion to the replies in progress. A closing
         // app waits at most one pause longer instead.

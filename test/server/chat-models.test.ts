@@ -74,6 +74,21 @@ describe('offline responder', () => {
     expect(reply).toMatch(/^- /m);
     expect(reply).not.toContain('::image{');
   });
+
+  it('sends its words several to a delta when told to, and they still join back to the reply', async () => {
+    const deltasOf = async (wordsPerDelta: number) => {
+      const deltas: string[] = [];
+      for await (const chunk of createOfflineModel({ tokenDelayMs: 0, wordsPerDelta }).stream({ messages: [{ role: 'user', content: 'Hello there' }] })) {
+        if (chunk.type === 'delta') deltas.push(chunk.text);
+      }
+      return deltas;
+    };
+    const single = await deltasOf(1);
+    const triple = await deltasOf(3);
+    expect(triple.join('')).toBe(offlineReply('Hello there'));
+    expect(triple).toHaveLength(Math.ceil(single.length / 3));
+    expect(triple[0]).toBe(single.slice(0, 3).join(''));
+  });
 });
 
 describe('titles', () => {

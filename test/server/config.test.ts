@@ -108,6 +108,7 @@ describe('loadConfig: the chat model', () => {
       historyTokens: 8_000,
       prices: {},
       offlineTokenDelayMs: 25,
+      offlineWordsPerDelta: 1,
     });
   });
 
@@ -124,11 +125,12 @@ describe('loadConfig: the chat model', () => {
       LLM_MAX_TOKENS: '2048',
       LLM_REASONING: 'false',
       OFFLINE_TOKEN_DELAY_MS: '0',
+      OFFLINE_WORDS_PER_DELTA: '3',
       LLM_PRICES: '{"llama3.1": {"prompt": 0, "completion": 0}}',
     }).llm;
     expect(otherHost.primary).toEqual({ baseUrl: undefined, apiKey: 'k1', model: 'gpt-4o' });
     expect(otherHost.backup).toEqual({ baseUrl: 'http://ollama:11434/v1', apiKey: undefined, model: 'llama3.1' });
-    expect(otherHost).toMatchObject({ firstTokenTimeoutMs: 5000, maxTokens: 2048, reasoning: 'never', offlineTokenDelayMs: 0 });
+    expect(otherHost).toMatchObject({ firstTokenTimeoutMs: 5000, maxTokens: 2048, reasoning: 'never', offlineTokenDelayMs: 0, offlineWordsPerDelta: 3 });
     expect(otherHost.prices).toEqual({ 'llama3.1': { prompt: 0, completion: 0 } });
   });
 
