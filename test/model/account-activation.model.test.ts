@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { expect } from './support/expect';
 import { createActor, type EventFrom, type SnapshotFrom } from 'xstate';
 import {
   ACTIVATION_ACCOUNT_INACTIVE,

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { expect } from './support/expect';
 import type { ConversationMessages } from '../../contract/chat';
 import { createActor, fromCallback, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import type { Feature } from '../../contract/features';

@@ -1,4 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, it, vi } from 'vitest';
+import { expect } from './support/expect';
 import { createActor, type EventFrom, type SnapshotFrom } from 'xstate';
 import type { ChatTools } from '../../contract/chat-tools';
 import { WEB_BROWSING_UNAVAILABLE } from '../../contract/chat-tools';

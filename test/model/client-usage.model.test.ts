@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { expect } from './support/expect';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import type { ClientUsage, DepartmentUsage } from '../../contract/clients';
 import { CLIENT_USAGE_FETCH_FAILED } from '../../contract/clients-constants';

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { expect } from './support/expect';
 import { createActor, fromPromise, waitFor, type EventFrom, type SnapshotFrom } from 'xstate';
 import type { ContactFormRequest, ContactFormSettings } from '../../contract/contact-form';
 import {

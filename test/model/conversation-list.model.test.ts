@@ -1,4 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, it, vi } from 'vitest';
+import { expect } from './support/expect';
 import { createActor, fromCallback, fromPromise, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import type { Conversation } from '../../contract/chat';
 import { TITLE_EMPTY, TITLE_TOO_LONG } from '../../contract/chat-constants';

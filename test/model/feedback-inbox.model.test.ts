@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from './support/expect';
 import { fromCallback, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import { INBOX_FETCH_FAILED } from '../../contract/feedback-constants';
 import { feedbackInboxMachine, filtersOf, inboxListInput } from '../../machines/feedback-inbox.machine';

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { expect } from './support/expect';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import type { FeedbackRequest } from '../../contract/feedback';
 import { DESCRIPTION_TOO_LONG, FEEDBACK_DESCRIPTION_MAX_LENGTH, FEEDBACK_RECEIVED } from '../../contract/feedback-constants';

@@ -1,4 +1,5 @@
-import { expect, it } from 'vitest';
+import { it } from 'vitest';
+import { expect } from './support/expect';
 import { createActor, fromCallback, type EventFrom, type SnapshotFrom } from 'xstate';
 import type { ChatMessage, ConversationMessages } from '../../contract/chat';
 import { followInput } from '../../machines/chat-send.machine';

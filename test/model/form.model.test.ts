@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from './support/expect';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import { formMachine, type FieldErrors, type FormInput, type FormReported } from '../../machines/form.machine';
 import { pendingActor } from './support/fakes';

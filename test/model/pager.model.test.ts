@@ -1,4 +1,5 @@
-import { describe, expect, it, vi, afterEach } from 'vitest';
+import { describe, it, vi, afterEach } from 'vitest';
+import { expect } from './support/expect';
 import { createActor, fromPromise, type EventFrom, type SnapshotFrom } from 'xstate';
 import {
   LOAD_MORE_FAILED,

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { expect } from './support/expect';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import { POLICY_LOAD_FAILED, POLICY_MAX_WORDS, POLICY_UPDATE_FAILED, POLICY_UPDATED } from '../../contract/global-policy-constants';
 import { countWords } from '../../shared/word-count';

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, it, vi } from 'vitest';
+import { expect } from './support/expect';
 import { assign, createActor, fromPromise, setup, type EventFrom, type SnapshotFrom } from 'xstate';
 import { pollMachine, type PollInput, type PollOutput, type PollProgress } from '../../machines/poll.machine';
 import { pendingActor } from './support/fakes';

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from './support/expect';
 import { fromCallback, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import type { PromptEntry } from '../../contract/prompt-library';
 import { PROMPT_DELETED } from '../../contract/prompt-library-constants';

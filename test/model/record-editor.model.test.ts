@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { expect } from './support/expect';
 import { createActor, createMachine, fromCallback, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import { loadFailure } from '../../machines/load-failure';
 import { notice, type Notice } from '../../machines/notice';

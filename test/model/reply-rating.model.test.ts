@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { expect } from './support/expect';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import { RATING_COMMENT_MAX_LENGTH, RATING_COMMENT_SAVED, RATING_COMMENT_TOO_LONG, RATING_FAILED } from '../../contract/feedback-constants';
 import { loadFailure } from '../../machines/load-failure';

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from './support/expect';
 import { fromPromise } from 'xstate';
 import { sessionMachine, type SessionContext, type SessionEvent } from '../../machines/session.machine';
 import type { LoginResponse, Tokens } from '../../contract/auth';

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { expect } from './support/expect';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import type { SharedConversation } from '../../contract/shares';
 import { answerStatusOf } from '../../machines/answer-status';

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from './support/expect';
 import { type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import { loadFailure } from '../../machines/load-failure';
 import { notice, type Notice } from '../../machines/notice';

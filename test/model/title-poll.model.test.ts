@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, it, vi } from 'vitest';
+import { expect } from './support/expect';
 import { createActor, type EventFrom, type SnapshotFrom } from 'xstate';
 import {
   isNamedTitle,

@@ -1,4 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, it, vi } from 'vitest';
+import { expect } from './support/expect';
 import { createActor, fromCallback, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import { chatSendMachine, type ChatSendReported, type SendMessageInput } from '../../machines/chat-send.machine';
 import type { DocumentView } from '../../contract/documents';

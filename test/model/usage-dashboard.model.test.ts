@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, it, vi } from 'vitest';
+import { expect } from './support/expect';
 import { createActor, fromPromise, type EventFrom, type SnapshotFrom } from 'xstate';
 import type { Dashboard } from '../../contract/usage-reports';
 import { DASHBOARD_FETCH_FAILED, DASHBOARD_GENERATE_FAILED, DASHBOARD_REFRESH_MS } from '../../contract/usage-reports-constants';

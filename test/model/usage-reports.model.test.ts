@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { expect } from './support/expect';
 import { createActor, fromCallback, fromPromise, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import type { Department } from '../../contract/departments';
 import { DEPARTMENTS_FETCH_FAILED } from '../../contract/departments-constants';

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from './expect';
 import { fromCallback, type Actor, type EventObject } from 'xstate';
 import type { Notice } from '../../../machines/notice';
 import { recordEditorMachine, type Draft, type RecordEditorMachine } from '../../../machines/record-editor.machine';

@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
+import { expect } from './expect';
 import { createActor, type Actor, type AnyMachineSnapshot, type AnyStateMachine, type SnapshotFrom } from 'xstate';
 import { coverageOf, formatCoverage, generatePaths, planPaths, type ModelPath, type ModelSpec } from './model-paths';
 
