@@ -79,8 +79,7 @@ export function createOfflineModel(opts: OfflineModelOptions): ChatModel {
       // exact reply.
       const words = offlineReply(question, readPassages(system)).split(/(?<=\s)(?=\S)/);
       const perDelta = opts.wordsPerDelta ?? 1;
-      const deltas =
-        perDelta === 1 ? words : Array.from({ length: Math.ceil(words.length / perDelta) }, (_, i) => words.slice(i * perDelta, (i + 1) * perDelta).join(''));
+      const deltas = Array.from({ length: Math.ceil(words.length / perDelta) }, (_, i) => words.slice(i * perDelta, (i + 1) * perDelta).join(''));
       for (const [i, text] of deltas.entries()) {
         // No signal passed to the pause: every reply listens to the app's one closing signal, and adding and
         // removing a listener on it per word costs time in proportion to the replies in progress. A closing

@@ -120,6 +120,16 @@ interface ReplayNode<M extends AnyStateMachine> {
   next: Map<unknown, ReplayNode<M>>;
 }
 
+/** The node after `node` by `event`, made by `make` the first time it is asked for. */
+function stepFrom<N extends { next: Map<unknown, N> }>(node: N, event: unknown, make: () => N): N {
+  let after = node.next.get(event);
+  if (!after) {
+    after = make();
+    node.next.set(event, after);
+  }
+  return after;
+}
+
 function replayRoot<M extends AnyStateMachine>(machine: M, input: InputFrom<M>): ReplayNode<M> {
   const [snapshot] = initialTransition(machine, input as never) as [SnapshotFrom<M>, unknown];
   return { snapshot, next: new Map() };
@@ -142,12 +152,11 @@ function replayablePrefix<M extends AnyStateMachine>(
   const kept: EventFromLogic<M>[] = [];
   const values: unknown[] = [(node.snapshot as AnyMachineSnapshot).value];
   for (const step of steps) {
-    let after = node.next.get(step.event);
-    if (!after) {
-      const [snapshot] = transition(machine, node.snapshot, step.event as never) as [SnapshotFrom<M>, unknown];
-      after = { snapshot, next: new Map() };
-      node.next.set(step.event, after);
-    }
+    const from = node.snapshot;
+    const after = stepFrom(node, step.event, () => {
+      const [snapshot] = transition(machine, from, step.event as never) as [SnapshotFrom<M>, unknown];
+      return { snapshot, next: new Map() };
+    });
     const real = after.snapshot;
     if ((real as AnyMachineSnapshot).status === 'error' || key(real) !== key(step.state)) break;
     kept.push(step.event);
@@ -200,30 +209,28 @@ type ReachCache<M extends AnyStateMachine> = Map<unknown, ReachNode<M>>;
 function markMicrosteps<M extends AnyStateMachine>(
   machine: M,
   steps: Array<[SnapshotFrom<M>, unknown]>,
-  prev: SnapshotFrom<M> | null,
+  prev: SnapshotFrom<M>,
   first: { type: string } | null,
   into: Reach,
 ) {
   let before = prev;
   steps.forEach(([after], i) => {
-    if (before) {
-      const active = new Set((before as AnyMachineSnapshot)._nodes as AnyStateNode[]);
-      const afterIds = new Set(((after as AnyMachineSnapshot)._nodes as AnyStateNode[]).map((n) => n.id));
-      const type = i === 0 && first ? first.type : '';
-      const candidates =
-        i === 0 && first
-          ? (machine.getTransitionData(before, first as never) as AnyTransitionDefinition[])
-          : [...active].flatMap((n) => (n.always ?? []) as AnyTransitionDefinition[]);
-      for (const t of candidates) {
-        if (type && t.eventType !== type && t.eventType !== '*') continue;
-        const targets = (t.target ?? []) as AnyStateNode[];
-        if (targets.every((n) => afterIds.has(n.id))) {
-          into.transitions.add(t);
-          break;
-        }
+    // The first microstep is the event's transition; the rest (and the initial ones after the root's entry) are
+    // `always` transitions.
+    const active = new Set((before as AnyMachineSnapshot)._nodes as AnyStateNode[]);
+    const afterIds = new Set(((after as AnyMachineSnapshot)._nodes as AnyStateNode[]).map((n) => n.id));
+    const type = i === 0 && first ? first.type : '';
+    const candidates =
+      i === 0 && first
+        ? (machine.getTransitionData(before, first as never) as AnyTransitionDefinition[])
+        : [...active].flatMap((n) => (n.always ?? []) as AnyTransitionDefinition[]);
+    for (const t of candidates) {
+      if (type && t.eventType !== type && t.eventType !== '*') continue;
+      const targets = (t.target ?? []) as AnyStateNode[];
+      if (targets.every((n) => afterIds.has(n.id))) {
+        into.transitions.add(t);
+        break;
       }
-    } else {
-      // Initial microsteps after the root entry are `always` transitions.
     }
     (after as AnyMachineSnapshot)._nodes.forEach((n: AnyStateNode) => into.states.add(n.id));
     before = after;
@@ -232,6 +239,16 @@ function markMicrosteps<M extends AnyStateMachine>(
 
 function reachNode<M extends AnyStateMachine>(snapshot: SnapshotFrom<M>, reach: Reach): ReachNode<M> {
   return { snapshot, states: [...reach.states], transitions: [...reach.transitions], next: new Map() };
+}
+
+/** The machine's start for `input`: the root's entry and the `always` transitions after it. */
+function initialReach<M extends AnyStateMachine>(machine: M, input: InputFrom<M>): ReachNode<M> {
+  const initial = getInitialMicrosteps(machine, input as never) as Array<[SnapshotFrom<M>, unknown]>;
+  const reach: Reach = { states: new Set(), transitions: new Set() };
+  (initial[0][0] as AnyMachineSnapshot)._nodes.forEach((n: AnyStateNode) => reach.states.add(n.id));
+  markMicrosteps(machine, initial.slice(1), initial[0][0], null, reach);
+  const [snapshot] = initialTransition(machine, input as never) as [SnapshotFrom<M>, unknown];
+  return reachNode(snapshot, reach);
 }
 
 function reachOf<M extends AnyStateMachine>(
@@ -244,26 +261,17 @@ function reachOf<M extends AnyStateMachine>(
     node.states.forEach((id) => into.states.add(id));
     node.transitions.forEach((t) => into.transitions.add(t));
   };
-  let node = cache.get(path.input);
-  if (!node) {
-    const initial = getInitialMicrosteps(machine, path.input as never) as Array<[SnapshotFrom<M>, unknown]>;
-    const reach: Reach = { states: new Set(), transitions: new Set() };
-    (initial[0][0] as AnyMachineSnapshot)._nodes.forEach((n: AnyStateNode) => reach.states.add(n.id));
-    markMicrosteps(machine, initial.slice(1), initial[0][0], null, reach);
-    const [snapshot] = initialTransition(machine, path.input as never) as [SnapshotFrom<M>, unknown];
-    node = reachNode(snapshot, reach);
-    cache.set(path.input, node);
-  }
+  let node = cache.get(path.input) ?? initialReach(machine, path.input);
+  cache.set(path.input, node);
   add(node);
   for (const event of path.events) {
-    let after: ReachNode<M> | undefined = node.next.get(event);
-    if (!after) {
-      const micro = getMicrosteps(machine, node.snapshot, event as never) as Array<[SnapshotFrom<M>, unknown]>;
+    const from = node.snapshot;
+    const after = stepFrom(node, event, () => {
+      const micro = getMicrosteps(machine, from, event as never) as Array<[SnapshotFrom<M>, unknown]>;
       const reach: Reach = { states: new Set(), transitions: new Set() };
-      markMicrosteps(machine, micro, node.snapshot, event, reach);
-      after = reachNode(micro.length ? micro[micro.length - 1][0] : node.snapshot, reach);
-      node.next.set(event, after);
-    }
+      markMicrosteps(machine, micro, from, event, reach);
+      return reachNode(micro.length ? micro[micro.length - 1][0] : from, reach);
+    });
     add(after);
     node = after;
   }
