@@ -7,7 +7,6 @@ import { headerTitle, type OptionFeature } from '../../../machines/chat-screen.m
 import { uploadStageOf } from '../../../machines/upload.machine';
 import { ProfileMenu } from '../../session/profile-menu';
 import { useSession } from '../../session/session';
-import { useFrameSelector } from '../../lib/use-frame-selector';
 import { useAfterFirstPaint } from '../../lib/use-after-first-paint';
 import { cx } from '../../ui/cx';
 import { Spinner } from '../../ui/spinner';
@@ -101,7 +100,6 @@ function ChatScreen() {
   // The conversation panel is drawn a frame after the conversation: opening a conversation paints its messages
   // first (the panel's list is on its way from the server anyway; its width is kept, so nothing moves).
   const panelReady = useAfterFirstPaint();
-  const liveText = useFrameSelector(chat.send, (s) => s.context.streamingText);
 
   // New Chat puts the focus in the message box, also when the new chat is already open (nothing else changes then).
   const [focusRequest, setFocusRequest] = useState(0);
@@ -225,7 +223,7 @@ function ChatScreen() {
                 messages={chat.messages}
                 streamingId={chat.status.streamingId}
                 writingId={chat.status.writingId}
-                liveText={liveText}
+                send={chat.send}
                 isThinking={chat.status.thinking}
                 activity={chat.status.activity}
                 isBusy={chat.status.busy}
