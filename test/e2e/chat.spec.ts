@@ -53,8 +53,12 @@ test.describe('chat', () => {
     await expect(page.getByRole('button', { name: 'Stop reply' })).toBeVisible();
     await expect(page).toHaveURL(/\/chat\?id=/);
     if (isLocalServer) await expect(reply).toContainText(OFFLINE_MARK, { timeout: 20_000 });
+    // The message on screen is the one that streamed, not drawn anew when the reply ends: what the person did in it
+    // meanwhile (a selection, an open disclosure, the focus) stays.
+    const streamed = await reply.elementHandle();
     await expect(reply).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
     await expect(reply).not.toBeEmpty();
+    expect(await streamed!.evaluate((article) => article.isConnected)).toBe(true);
     // Send is back, off while the box is empty (issue 28), and on again once something is typed.
     await expect(page.getByRole('button', { name: 'Send message' })).toBeDisabled();
     await messageBox(page).fill('next');
