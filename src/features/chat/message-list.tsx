@@ -45,9 +45,10 @@ export interface MessageListProps {
 /**
  * A message of the list; the one being streamed into is given the chat-send machine and shows the text streamed so
  * far. Only that row reads it, so a delta re-renders that message alone, at most once a frame: read at the page, each
- * delta re-rendered the whole screen (sidebar, composer, list). A reply of the offline responder (5 s, 43 deltas)
- * took 0.56-0.61 s of the renderer's script time then, and 0.28-0.29 s read here (Chromium's Performance metrics,
- * 4 replies a run, two runs each). Every row is this one component, so the streamed message is not drawn anew (nor
+ * delta re-rendered the whole screen (sidebar, composer, list). The offline responder's reply at a model's pace (130
+ * words, one every 40 ms) took 0.84-1.09 s of the renderer's script time then, and 0.27-0.35 s read here; at the
+ * browser suite's pace (3 words every 120 ms) 0.56-0.61 s and 0.28-0.29 s (Chromium's Performance metrics, 4 replies
+ * a run, two runs each). Every row is this one component, so the streamed message is not drawn anew (nor
  * its open disclosures or focus lost) when its reply ends.
  */
 function MessageRow({ send, ...item }: { send: MessageListProps['send'] | null } & Omit<ComponentProps<typeof MessageItem>, 'liveText'>) {
