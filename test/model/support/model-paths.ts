@@ -305,7 +305,10 @@ export function coverageOf<M extends AnyStateMachine>(machine: M, paths: ModelPa
  * each path. Each covering path is a test of its own, so a failure names a state or transition; the whole set is
  * still replayed (see run-model.ts), so no path is dropped.
  */
-export function planPaths<M extends AnyStateMachine>(machine: M, paths: ModelPath<M>[]): { coverage: Coverage; covering: ModelPath<M>[] } {
+export function planPaths<M extends AnyStateMachine>(
+  machine: M,
+  paths: ModelPath<M>[],
+): { coverage: Coverage; covering: ModelPath<M>[]; picked: ModelPath<M>[] } {
   const all: Reach = { states: new Set(), transitions: new Set() };
   const cache: ReachCache<M> = new Map();
   const candidates = paths.map((path, index) => {
@@ -331,7 +334,9 @@ export function planPaths<M extends AnyStateMachine>(machine: M, paths: ModelPat
     kept.push(best);
     best.items.forEach((item) => reached.add(item));
   }
-  return { coverage: coverageFrom(machine, all), covering: kept.sort((a, b) => a.index - b.index).map((c) => c.path) };
+  // `covering` in the generated order; `picked` in the order chosen, which the browser suite chains its paths in.
+  const picked = kept.map((c) => c.path);
+  return { coverage: coverageFrom(machine, all), covering: kept.sort((a, b) => a.index - b.index).map((c) => c.path), picked };
 }
 
 /** `covering`: how many of the paths run as tests of their own (run-model.ts); the e2e runners leave it out. */
